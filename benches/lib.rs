@@ -1,0 +1,1 @@
+//! Criterion benchmarks of the sprouts crates; each `[[bench]]` of this folder's manifest is one file here.

@@ -1,0 +1,1 @@
+//! Runnable tours of the sprouts crates; see the `[[example]]` entries of this folder's manifest.

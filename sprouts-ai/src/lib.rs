@@ -1,0 +1,1 @@
+//! The computer players and solvers of Sprouts.

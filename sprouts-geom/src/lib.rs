@@ -1,0 +1,1 @@
+//! Certified spline geometry for drawing Sprouts: C² cubic splines, control-polygon distance bounds, fitting.

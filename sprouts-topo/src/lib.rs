@@ -1,0 +1,1 @@
+//! The topological layer of Sprouts: positions, moves, canonical forms and GLOP notation.
