@@ -87,6 +87,10 @@ pub(crate) struct ShapeScratch {
     order: Vec<u32>,
     land_of: Vec<u32>,
     tmp: Vec<SpotId>,
+    tmp_bnd: Vec<u32>,
+    tmp_reg: Vec<u32>,
+    tmp_bag: Vec<bool>,
+    uf: UnionFind,
 }
 
 impl ShapeScratch {
@@ -210,9 +214,14 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
     let nr = scratch.kept_reg.len() - 1;
     let mut kept = std::mem::take(&mut scratch.tmp);
     kept.clear();
-    let mut bnd = vec![0u32];
-    let mut reg = vec![0u32];
-    let mut bag = Vec::new();
+    let mut bnd = std::mem::take(&mut scratch.tmp_bnd);
+    bnd.clear();
+    bnd.push(0);
+    let mut reg = std::mem::take(&mut scratch.tmp_reg);
+    reg.clear();
+    reg.push(0);
+    let mut bag = std::mem::take(&mut scratch.tmp_bag);
+    bag.clear();
     let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
     for r in 0..nr {
         let (bs, be) = (
@@ -250,9 +259,9 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
         reg.push(bnd.len() as u32 - 1);
     }
     scratch.tmp = std::mem::replace(&mut scratch.kept, kept);
-    scratch.kept_bnd = bnd;
-    scratch.kept_reg = reg;
-    scratch.kept_bag = bag;
+    scratch.tmp_bnd = std::mem::replace(&mut scratch.kept_bnd, bnd);
+    scratch.tmp_reg = std::mem::replace(&mut scratch.kept_reg, reg);
+    scratch.tmp_bag = std::mem::replace(&mut scratch.kept_bag, bag);
 }
 
 /// Labels the spots met more than once (in the plain modes only 1-life spots can be), splits the kept
@@ -269,7 +278,8 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     shape.bag.clear();
     shape.label_class.clear();
     // Lands: regions joined by a labelled spot met in both.
-    let mut uf = UnionFind::new(nr);
+    let mut uf = std::mem::take(&mut scratch.uf);
+    uf.reset(nr);
     let mut any_link = false;
     for r in 0..nr {
         for k in scratch.kept_bnd[scratch.kept_reg[r] as usize] as usize
@@ -294,6 +304,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
         let land_of = &scratch.land_of;
         scratch.order.sort_by_key(|&r| land_of[r as usize]);
     }
+    scratch.uf = uf;
     let mut n_labels = 0u32;
     for (k, &r) in scratch.order.iter().enumerate() {
         if k > 0 && scratch.land_of[r as usize] != scratch.land_of[scratch.order[k - 1] as usize] {
