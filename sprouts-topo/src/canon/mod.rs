@@ -34,9 +34,9 @@ mod tree;
 use std::cell::RefCell;
 use std::fmt;
 
-pub(crate) use shape::Mode;
+pub use shape::{KeyOptions, Mirror};
 use shape::{Shape, ShapeScratch};
-use tree::{Budget, TreeScratch};
+use tree::{Budget, Orient, TreeScratch};
 
 use crate::position::Position;
 
@@ -182,8 +182,8 @@ impl Canonicalizer {
         out: &mut String,
     ) -> bool {
         let mode = match reductions {
-            Reductions::Plain => Mode::PLAIN,
-            Reductions::Glop => Mode::GLOP,
+            Reductions::Plain => KeyOptions::PLAIN,
+            Reductions::Glop => KeyOptions::GLOP,
         };
         self.canonical_mode_into(pos, mode, budget, out)
     }
@@ -191,7 +191,7 @@ impl Canonicalizer {
     pub(crate) fn canonical_mode_into(
         &mut self,
         pos: &Position,
-        mode: Mode,
+        mode: KeyOptions,
         budget: u64,
         out: &mut String,
     ) -> bool {
@@ -210,7 +210,7 @@ impl Canonicalizer {
         self.lands.clear();
         for l in 0..n_lands {
             self.tree
-                .canon_land(&self.shape, l, mode.mirror, &mut budget);
+                .canon_land(&self.shape, l, Orient::Best, &mut budget);
             let start = self.buf.len() as u32;
             self.render
                 .render(&self.tree.code, &self.shape, l, &mut self.buf);
@@ -231,31 +231,41 @@ impl Canonicalizer {
 
     /// The structure key of `pos` (see [`StructureKey`]).
     pub fn structure_key(&mut self, pos: &Position, budget: u64) -> StructureKey {
-        self.key_mode(pos, Mode::FULL, budget)
+        self.key(pos, KeyOptions::FULL, budget)
     }
 
-    /// A key for `pos` under any mode: the sorted codes of its lands.
-    pub(crate) fn key_mode(&mut self, pos: &Position, mode: Mode, budget: u64) -> StructureKey {
+    /// The key of `pos` under `mode` (see [`key`]): the sorted codes of its lands.
+    pub fn key(&mut self, pos: &Position, mode: KeyOptions, budget: u64) -> StructureKey {
         shape::build(pos, mode, &mut self.shape_scratch, &mut self.shape);
         let n_lands = self.shape.land.len() - 1;
         let mut budget = Budget {
             left: budget,
             exceeded: false,
         };
-        let mut codes: Vec<Vec<u32>> = Vec::with_capacity(n_lands);
-        for l in 0..n_lands {
-            self.tree
-                .canon_land(&self.shape, l, mode.mirror, &mut budget);
-            codes.push(self.tree.code.clone());
-        }
-        codes.sort_unstable();
-        let mut code = Vec::new();
-        code.push(codes.len() as u32);
-        for c in codes {
-            code.extend_from_slice(&c);
+        let orients: &[Orient] = match mode.mirror {
+            Mirror::Distinct => &[Orient::Straight],
+            Mirror::PerLand => &[Orient::Best],
+            Mirror::Whole => &[Orient::Straight, Orient::Mirrored],
+        };
+        let mut best: Option<Vec<u32>> = None;
+        for &orient in orients {
+            let mut codes: Vec<Vec<u32>> = Vec::with_capacity(n_lands);
+            for l in 0..n_lands {
+                self.tree.canon_land(&self.shape, l, orient, &mut budget);
+                codes.push(self.tree.code.clone());
+            }
+            codes.sort_unstable();
+            let mut code = Vec::new();
+            code.push(codes.len() as u32);
+            for c in codes {
+                code.extend_from_slice(&c);
+            }
+            if best.as_ref().is_none_or(|b| code < *b) {
+                best = Some(code);
+            }
         }
         StructureKey {
-            code: code.into_boxed_slice(),
+            code: best.unwrap_or_default().into_boxed_slice(),
             exact: !budget.exceeded,
         }
     }
@@ -276,6 +286,12 @@ pub(crate) fn with_canonicalizer<R>(f: impl FnOnce(&mut Canonicalizer) -> R) -> 
 /// The structure key of `pos`: the position up to renumbering and mirror image, nothing dropped.
 pub fn structure_key(pos: &Position) -> StructureKey {
     with_canonicalizer(|c| c.structure_key(pos, DEFAULT_BUDGET))
+}
+
+/// A canonical key of `pos` under `options` (see [`KeyOptions`]): equal keys exactly for positions
+/// equal under them.
+pub fn key(pos: &Position, options: KeyOptions) -> StructureKey {
+    with_canonicalizer(|c| c.key(pos, options, DEFAULT_BUDGET))
 }
 
 impl Position {

@@ -8,41 +8,94 @@ use crate::spot::SpotId;
 /// Tokens below this are anonymous spots (their class); `LABEL_BASE + i` is label `i`.
 pub(crate) const LABEL_BASE: u32 = 1 << 30;
 
-/// What is kept of a position before canonicalising.
+/// Which mirror images a key identifies.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct Mode {
-    /// Drop regions with fewer than two lives.
-    pub(crate) drop_dead: bool,
-    /// Drop stumps (spots with no life).
-    pub(crate) drop_stumps: bool,
-    /// Apply GLOP's reductions (repeated adjacent spots, merged small regions).
-    pub(crate) glop: bool,
-    /// Identify a position with its mirror image.
-    pub(crate) mirror: bool,
+pub enum Mirror {
+    /// None: a position and its mirror image have different keys (unless they are isomorphic).
+    Distinct,
+    /// Each land with its own mirror image, as canonical forms do: lands are independent games,
+    /// and a land and its mirror image are the same game, so `L + L` and `L + mirror(L)` are
+    /// the same game and get the same form.
+    PerLand,
+    /// The whole position with its mirror image (every boundary reversed at once): positions "up
+    /// to renumbering and mirror images" as structures. `L + L` and `L + mirror(L)` differ.
+    Whole,
 }
 
-impl Mode {
-    /// Everything kept: positions up to renumbering and mirror image.
-    pub(crate) const FULL: Mode = Mode {
+/// What a canonical key keeps of a position, and which mirror images it identifies.
+///
+/// [`KeyOptions::PLAIN`] and [`KeyOptions::GLOP`] are the equivalences of
+/// [`Reductions`](super::Reductions); [`KeyOptions::FULL`] keeps everything (positions up to
+/// renumbering and mirror image). The other combinations exist to study which equivalence a
+/// published count uses, and (with [`Mirror::Distinct`]) to test that orientation matters.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct KeyOptions {
+    /// Drop regions with fewer than two lives.
+    pub drop_dead: bool,
+    /// Drop stumps (spots with no life).
+    pub drop_stumps: bool,
+    /// Apply GLOP's reductions (repeated adjacent spots, merged small regions); meant with both
+    /// drops.
+    pub glop: bool,
+    /// Which mirror images are identified.
+    pub mirror: Mirror,
+}
+
+impl KeyOptions {
+    /// Everything kept: positions up to renumbering and mirror image. (A complete position is one
+    /// land in this sense, so per land is the whole position.)
+    pub const FULL: KeyOptions = KeyOptions {
         drop_dead: false,
         drop_stumps: false,
         glop: false,
-        mirror: true,
+        mirror: Mirror::PerLand,
     };
     /// Dead regions and stumps dropped (spec 2.6).
-    pub(crate) const PLAIN: Mode = Mode {
+    pub const PLAIN: KeyOptions = KeyOptions {
         drop_dead: true,
         drop_stumps: true,
         glop: false,
-        mirror: true,
+        mirror: Mirror::PerLand,
     };
     /// `PLAIN` and GLOP's reductions.
-    pub(crate) const GLOP: Mode = Mode {
+    pub const GLOP: KeyOptions = KeyOptions {
         drop_dead: true,
         drop_stumps: true,
         glop: true,
-        mirror: true,
+        mirror: Mirror::PerLand,
     };
+
+    /// The same options without identifying mirror images.
+    pub const fn oriented(self) -> KeyOptions {
+        KeyOptions {
+            mirror: Mirror::Distinct,
+            ..self
+        }
+    }
+
+    /// The same options identifying whole mirror images only.
+    pub const fn whole_mirror(self) -> KeyOptions {
+        KeyOptions {
+            mirror: Mirror::Whole,
+            ..self
+        }
+    }
+
+    /// The finest options coarser than neither `self` nor `other` (keeping what either keeps,
+    /// identifying what both identify).
+    pub const fn meet(self, other: KeyOptions) -> KeyOptions {
+        let mirror = match (self.mirror, other.mirror) {
+            (Mirror::Distinct, _) | (_, Mirror::Distinct) => Mirror::Distinct,
+            (Mirror::Whole, _) | (_, Mirror::Whole) => Mirror::Whole,
+            _ => Mirror::PerLand,
+        };
+        KeyOptions {
+            drop_dead: self.drop_dead && other.drop_dead,
+            drop_stumps: self.drop_stumps && other.drop_stumps,
+            glop: self.glop && other.glop,
+            mirror,
+        }
+    }
 }
 
 /// A reduced position, land by land.
@@ -112,7 +165,12 @@ impl ShapeScratch {
 }
 
 /// Builds the shape of `pos` under `mode` into `shape`.
-pub(crate) fn build(pos: &Position, mode: Mode, scratch: &mut ShapeScratch, shape: &mut Shape) {
+pub(crate) fn build(
+    pos: &Position,
+    mode: KeyOptions,
+    scratch: &mut ShapeScratch,
+    shape: &mut Shape,
+) {
     let n_ids = pos.lives.len();
     scratch.reset_spot_tables(n_ids);
     scratch.kept.clear();

@@ -67,6 +67,17 @@ const NONE: u32 = u32::MAX;
 /// A start reading standing for every reading of a bag.
 const BAG_ALL: u32 = u32::MAX - 1;
 
+/// Which orientation of a land to canonise.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Orient {
+    /// As stored.
+    Straight,
+    /// Every boundary reversed.
+    Mirrored,
+    /// The lesser of the two.
+    Best,
+}
+
 /// The work budget and whether it was exceeded.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Budget {
@@ -185,7 +196,7 @@ impl TreeScratch {
         &mut self,
         shape: &Shape,
         land: usize,
-        mirror_too: bool,
+        orient: Orient,
         budget: &mut Budget,
     ) {
         self.load(shape, land);
@@ -207,7 +218,9 @@ impl TreeScratch {
             let bi = self.b_first + b;
             !shape.bag[bi] && shape.bnd[bi + 1] - shape.bnd[bi] >= 3
         });
-        let orientation = if mirror_too && chiral {
+        let orientation = if orient == Orient::Mirrored {
+            std::cmp::Ordering::Greater
+        } else if orient == Orient::Best && chiral {
             self.orientation_key(shape, false);
             std::mem::swap(&mut self.okey, &mut self.okey_other);
             self.orientation_key(shape, true);
