@@ -84,7 +84,7 @@ pub use cubic::CubicBez;
 pub use fit::{DRAWING_FIT_TOLERANCE, Fit, FitError, fit_clamped};
 pub use grid::{DEFAULT_CELL_SIZE, GridError, GridSegment, SegmentGrid};
 pub use interpolate::{EndCondition, InterpolateError, Join, interpolate};
-pub use refine::{MAX_LEGS, RefineError, RefinedPolygon, refined_polygon};
+pub use refine::{LegSpan, MAX_LEGS, RefineError, RefinedPolygon, refined_polygon};
 pub use segment::{closest_on_segment, point_segment_distance, signed_area};
 pub use spline::{
     Cut, KnotContinuity, MIDDLE_CUT_SNAP, Piece, Snap, Spline, SplineError, SplineParam,

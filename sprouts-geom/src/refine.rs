@@ -71,6 +71,19 @@ pub struct RefinedPolygon {
     points: Vec<Point>,
     leg_eps: Vec<f64>,
     leg_piece: Vec<usize>,
+    /// Parameter interval on its piece of each sub-piece (one entry per three legs).
+    sub_t: Vec<(f64, f64)>,
+}
+
+/// Where on the spline a leg of a [`RefinedPolygon`] comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LegSpan {
+    /// Index of the spline piece.
+    pub piece: usize,
+    /// Parameter on that piece where the leg's part of the curve starts.
+    pub t0: f64,
+    /// Parameter on that piece where it ends.
+    pub t1: f64,
 }
 
 impl RefinedPolygon {
@@ -118,6 +131,22 @@ impl RefinedPolygon {
     /// If `j >= n_legs()`.
     pub fn piece_of_leg(&self, j: usize) -> usize {
         self.leg_piece[j]
+    }
+
+    /// The part of the spline that leg `j` stands for: the curve there, `p(t)` for `t` in
+    /// `[t0, t1]` on piece `piece`, stays within `leg_eps(j)` of the point that runs along the
+    /// leg at constant speed over the same interval.
+    ///
+    /// # Panics
+    /// If `j >= n_legs()`.
+    pub fn leg_span(&self, j: usize) -> LegSpan {
+        let (a, b) = self.sub_t[j / 3];
+        let k = (j % 3) as f64;
+        LegSpan {
+            piece: self.leg_piece[j],
+            t0: a + (b - a) * k / 3.0,
+            t1: a + (b - a) * (k + 1.0) / 3.0,
+        }
     }
 
     /// The certified tube around this polygon, for [`crate::certified::verdict`].
@@ -173,17 +202,18 @@ pub fn refined_polygon(
         points: vec![spline.start()],
         leg_eps: Vec::new(),
         leg_piece: Vec::new(),
+        sub_t: Vec::new(),
     };
     for (i, piece) in spline.pieces().iter().enumerate() {
         let m = piece.bez.max_abs_coord();
-        refine_rec(&piece.bez, i, m, 0, eps, max_leg, &mut res)?;
+        refine_rec(&piece.bez, (i, 0.0, 1.0), m, 0, eps, max_leg, &mut res)?;
     }
     Ok(res)
 }
 
 fn refine_rec(
     bez: &CubicBez,
-    piece: usize,
+    (piece, t0, t1): (usize, f64, f64),
     m: f64,
     depth: u32,
     eps: f64,
@@ -200,6 +230,7 @@ fn refine_rec(
             acc.leg_eps.push(bound);
             acc.leg_piece.push(piece);
         }
+        acc.sub_t.push((t0, t1));
         return Ok(());
     }
     if depth >= MAX_DEPTH {
@@ -209,6 +240,7 @@ fn refine_rec(
         return Err(RefineError::TooManyLegs { eps, max_leg });
     }
     let (a, b) = bez.split(0.5);
-    refine_rec(&a, piece, m, depth + 1, eps, max_leg, acc)?;
-    refine_rec(&b, piece, m, depth + 1, eps, max_leg, acc)
+    let tm = 0.5 * (t0 + t1);
+    refine_rec(&a, (piece, t0, tm), m, depth + 1, eps, max_leg, acc)?;
+    refine_rec(&b, (piece, tm, t1), m, depth + 1, eps, max_leg, acc)
 }
