@@ -29,10 +29,16 @@ fn check_bounds(c: &CubicBez) {
         let p = c.eval(t);
         let g = (p - greville(c, t)).norm();
         worst_greville = worst_greville.max(g);
-        assert!(g <= tight + slack, "Greville deviation {g} > tight bound {tight} at t = {t}, {c:?}");
+        assert!(
+            g <= tight + slack,
+            "Greville deviation {g} > tight bound {tight} at t = {t}, {c:?}"
+        );
         let l = c.p0 + (c.p3 - c.p0) * t;
         let d = (p - l).norm();
-        assert!(d <= chord + slack, "chord deviation {d} > {chord} at t = {t}, {c:?}");
+        assert!(
+            d <= chord + slack,
+            "chord deviation {d} > {chord} at t = {t}, {c:?}"
+        );
     }
 }
 
@@ -57,7 +63,11 @@ fn the_npl_constant_is_attained() {
     let [s0, s1] = c.second_differences();
     assert_eq!(s0, s1);
     let dev = (c.eval(1.0 / 3.0) - greville(&c, 1.0 / 3.0)).norm();
-    assert!((dev - c.npl_bound()).abs() < 1e-12, "{dev} vs {}", c.npl_bound());
+    assert!(
+        (dev - c.npl_bound()).abs() < 1e-12,
+        "{dev} vs {}",
+        c.npl_bound()
+    );
 }
 
 #[test]
@@ -130,7 +140,8 @@ fn refined_polygon_rejects_bad_arguments() {
     // A bound far below what rounding allows at this scale cannot be certified.
     assert!(matches!(
         refined_polygon(&s, 1e-300, f64::INFINITY),
-        Err(sprouts_geom::RefineError::Unreachable { .. } | sprouts_geom::RefineError::TooManyLegs { .. })
+        Err(sprouts_geom::RefineError::Unreachable { .. }
+            | sprouts_geom::RefineError::TooManyLegs { .. })
     ));
 }
 

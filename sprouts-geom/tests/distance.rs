@@ -14,7 +14,13 @@ fn to_kurbo(c: &CubicBez) -> kurbo::PathSeg {
 
 /// Least distance between `a` on `[t0, t1]` and `b` on `[s0, s1]` over an `n × n` sample grid,
 /// with the parameters where it is attained.
-fn sampled(a: &CubicBez, b: &CubicBez, (t0, t1): (f64, f64), (s0, s1): (f64, f64), n: u32) -> (f64, f64, f64) {
+fn sampled(
+    a: &CubicBez,
+    b: &CubicBez,
+    (t0, t1): (f64, f64),
+    (s0, s1): (f64, f64),
+    n: u32,
+) -> (f64, f64, f64) {
     let pa: Vec<(f64, Point)> = (0..=n)
         .map(|i| {
             let t = t0 + (t1 - t0) * f64::from(i) / f64::from(n);
@@ -79,8 +85,12 @@ fn random_pair(rng: &mut impl Rng) -> (CubicBez, CubicBez) {
 fn boxes_meet(a: &CubicBez, b: &CubicBez, tol: f64, budget: &mut u32) -> bool {
     fn bbox(c: &CubicBez) -> (Point, Point) {
         let p = c.points();
-        let min = p.iter().fold(p[0], |m, q| Point::new(m.x.min(q.x), m.y.min(q.y)));
-        let max = p.iter().fold(p[0], |m, q| Point::new(m.x.max(q.x), m.y.max(q.y)));
+        let min = p
+            .iter()
+            .fold(p[0], |m, q| Point::new(m.x.min(q.x), m.y.min(q.y)));
+        let max = p
+            .iter()
+            .fold(p[0], |m, q| Point::new(m.x.max(q.x), m.y.max(q.y)));
         (min, max)
     }
     if *budget == 0 {
@@ -117,7 +127,10 @@ fn check_pair(a: &CubicBez, b: &CubicBez, eps: f64, stats: &mut [usize; 3]) {
         Verdict::Apart(lb) => {
             stats[0] += 1;
             assert!(lb > 0.0);
-            assert!(lb <= upper + 1e-9, "lower bound {lb} above the distance {upper}");
+            assert!(
+                lb <= upper + 1e-9,
+                "lower bound {lb} above the distance {upper}"
+            );
             // The polygons are within eps of the curves, so the bound loses at most 4 eps.
             assert!(
                 upper - lb <= 2.0 * (pa.eps() + pb.eps()) + 1e-6,
@@ -139,7 +152,10 @@ fn check_pair(a: &CubicBez, b: &CubicBez, eps: f64, stats: &mut [usize; 3]) {
         Verdict::Uncertain => {
             stats[2] += 1;
             // Only close pairs may be uncertain.
-            assert!(upper <= 2.0 * (pa.eps() + pb.eps()) + 1e-6, "uncertain at {upper}");
+            assert!(
+                upper <= 2.0 * (pa.eps() + pb.eps()) + 1e-6,
+                "uncertain at {upper}"
+            );
             assert_eq!(v_swapped, Verdict::Uncertain);
         }
     }
@@ -227,12 +243,20 @@ fn point_to_curve_lower_bounds() {
             _ => unreachable!(),
         };
         // Our nearest point agrees with kurbo's within the two accuracies.
-        assert!((near.distance - kurbo_d).abs() <= 1e-4, "{} vs {kurbo_d}", near.distance);
+        assert!(
+            (near.distance - kurbo_d).abs() <= 1e-4,
+            "{} vs {kurbo_d}",
+            near.distance
+        );
         if let Verdict::Apart(lb) = v {
             assert!(lb <= near.distance + 1e-9);
             assert!(near.distance - lb <= 2.0 * poly.eps() + 1e-6);
         } else {
-            assert!(near.distance <= 2.0 * poly.eps() + 1e-6, "{v:?} at {}", near.distance);
+            assert!(
+                near.distance <= 2.0 * poly.eps() + 1e-6,
+                "{v:?} at {}",
+                near.distance
+            );
         }
     }
 }
