@@ -16,8 +16,15 @@ pub fn closest_on_segment(p: Point, a: Point, b: Point) -> (f64, Point) {
 }
 
 /// Distance from `p` to segment `[a, b]` in floating point (an estimate; see
-/// [`crate::certified::point_segment`] for a certified lower bound).
+/// [`crate::certified::point_segment`] for a certified lower bound). The end points are put in
+/// a canonical order first, so the result does not depend on the segment's direction, bit for
+/// bit.
 pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let (a, b) = if (a.x, a.y) <= (b.x, b.y) {
+        (a, b)
+    } else {
+        (b, a)
+    };
     (p - closest_on_segment(p, a, b).1).norm()
 }
 

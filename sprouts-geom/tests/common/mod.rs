@@ -8,11 +8,11 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sprouts_geom::{CubicBez, Piece, Point, Spline, Vector};
 
-pub fn rng(seed: u64) -> Xoshiro256PlusPlus {
+pub(crate) fn rng(seed: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed)
 }
 
-pub fn point(rng: &mut impl Rng, scale: f64) -> Point {
+pub(crate) fn point(rng: &mut impl Rng, scale: f64) -> Point {
     Point::new(
         rng.random_range(-1.0..1.0) * scale,
         rng.random_range(-1.0..1.0) * scale,
@@ -21,7 +21,7 @@ pub fn point(rng: &mut impl Rng, scale: f64) -> Point {
 
 /// A random cubic of one of several shapes, at a random scale from 1e-3 to 1e6 around a random
 /// offset.
-pub fn cubic(rng: &mut impl Rng) -> CubicBez {
+pub(crate) fn cubic(rng: &mut impl Rng) -> CubicBez {
     let scale = 10f64.powf(rng.random_range(-3.0..6.0));
     let spread = scale * rng.random_range(0.0..10.0);
     let offset = point(rng, spread);
@@ -82,7 +82,7 @@ pub fn cubic(rng: &mut impl Rng) -> CubicBez {
 }
 
 /// A random C⁰ spline of `n` pieces at pixel scale (control points within a 1000 px square).
-pub fn spline(rng: &mut impl Rng, n: usize) -> Spline {
+pub(crate) fn spline(rng: &mut impl Rng, n: usize) -> Spline {
     let mut pieces = Vec::with_capacity(n);
     let mut start = point(rng, 500.0);
     for _ in 0..n {
@@ -96,16 +96,4 @@ pub fn spline(rng: &mut impl Rng, n: usize) -> Spline {
         start = b.p3;
     }
     Spline::new(pieces).expect("pieces join")
-}
-
-/// Points of the curve sampled densely: `k` samples per piece, with their positions.
-pub fn samples(s: &Spline, k: usize) -> Vec<(usize, f64, Point)> {
-    let mut res = Vec::new();
-    for (i, piece) in s.pieces().iter().enumerate() {
-        for j in 0..=k {
-            let t = j as f64 / k as f64;
-            res.push((i, t, piece.bez.eval(t)));
-        }
-    }
-    res
 }
