@@ -326,3 +326,64 @@ impl Data<'_> {
         (a, b, inner)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sum of squared point errors of a B-spline at the data parameters.
+    fn sse(b: &BSpline, points: &[Point], params: &[f64]) -> f64 {
+        points
+            .iter()
+            .zip(params)
+            .map(|(q, &u)| (b.eval(u) - q).norm_squared())
+            .sum()
+    }
+
+    #[test]
+    fn least_squares_is_a_minimum() {
+        // Perturbing any free parameter (a handle length or an inner control point
+        // coordinate) must not lower the sum of squared errors: an optimality check that does
+        // not share the normal equations.
+        let points: Vec<Point> = (0..60)
+            .map(|i| {
+                let x = f64::from(i) * 4.0;
+                Point::new(x, 40.0 * (x / 50.0).sin() + 10.0 * (x / 13.0).cos())
+            })
+            .collect();
+        let mut params = vec![0.0];
+        for w in points.windows(2) {
+            params.push(params[params.len() - 1] + (w[1] - w[0]).norm());
+        }
+        let data = Data {
+            points: &points,
+            params: &params,
+            d0: Vector::new(1.0, 0.5).normalize(),
+            d1: Vector::new(1.0, -0.5).normalize(),
+        };
+        let total = params[params.len() - 1];
+        let breaks = [0.0, 0.2 * total, 0.45 * total, 0.7 * total, total];
+        let b = data.solve(&breaks);
+        let best = sse(&b, &points, &params);
+        let n = b.ctrl.len();
+        for delta in [1e-3, -1e-3, 0.1, -0.1] {
+            // Handles: move along the imposed directions.
+            let mut c = b.clone();
+            c.ctrl[1] += delta * data.d0;
+            assert!(sse(&c, &points, &params) >= best - 1e-9, "alpha + {delta}");
+            let mut c = b.clone();
+            c.ctrl[n - 2] -= delta * data.d1;
+            assert!(sse(&c, &points, &params) >= best - 1e-9, "beta + {delta}");
+            for i in 2..n - 2 {
+                for dir in [Vector::new(delta, 0.0), Vector::new(0.0, delta)] {
+                    let mut c = b.clone();
+                    c.ctrl[i] += dir;
+                    assert!(
+                        sse(&c, &points, &params) >= best - 1e-9,
+                        "control point {i}"
+                    );
+                }
+            }
+        }
+    }
+}
