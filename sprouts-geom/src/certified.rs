@@ -376,8 +376,9 @@ pub fn leg_verdict(a: (Point, Point, f64), b: (Point, Point, f64)) -> Verdict {
         Verdict::Apart(d) => {
             if ra == 0.0 && rb == 0.0 {
                 Verdict::Apart(d)
-            } else if d - ra - rb > 0.0 {
-                Verdict::Apart(d - ra - rb)
+            } else if d - (ra + rb) > 0.0 {
+                // `ra + rb` rather than `d - ra - rb`: the bound is then symmetric bit for bit.
+                Verdict::Apart(d - (ra + rb))
             } else {
                 Verdict::Uncertain
             }
