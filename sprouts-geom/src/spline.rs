@@ -484,6 +484,31 @@ impl Spline {
         Ok(Spline { pieces })
     }
 
+    /// Moves the cut between two curves that were one spline (a spot sliding along its move's
+    /// curve): joins them, merges the pieces at the old cut again if they are one cubic (within
+    /// a millionth of the curve's size), and cuts where the arc length from the start of
+    /// `first` reaches `target`, snapping to a knot according to `snap` (about a pixel,
+    /// [`Snap::Parameter`]`(1.0)`, when sliding). The curve does not change.
+    ///
+    /// # Errors
+    /// As [`Spline::join`] and [`Spline::cut_at_arc_length`].
+    pub fn recut(
+        first: &Spline,
+        second: &Spline,
+        target: f64,
+        snap: Snap,
+        accuracy: f64,
+    ) -> Result<Cut, SplineError> {
+        let mut joined = Spline::join(first, second)?;
+        let size = joined
+            .pieces
+            .iter()
+            .map(|p| p.bez.max_abs_coord())
+            .fold(0.0, f64::max);
+        joined.remove_knot(first.pieces.len(), 1e-6 * size.max(1.0))?;
+        joined.cut_at_arc_length(target, snap, accuracy)
+    }
+
     /// Merges pieces `k - 1` and `k` into one cubic if they are (within `accuracy`) the two
     /// halves of one cubic split at `h_{k-1} / (h_{k-1} + h_k)`; returns whether it did.
     ///

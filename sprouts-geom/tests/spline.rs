@@ -81,6 +81,35 @@ fn cut_halves_trace_the_curve_and_join_back() {
 }
 
 #[test]
+fn recut_slides_the_cut_without_changing_the_curve() {
+    let s = smooth_spline(8, 5);
+    let total = arc_length(&s, 1e-9).unwrap();
+    let cut = s.cut_near_middle(1e-6).unwrap();
+    let mut first = cut.first;
+    let mut second = cut.second;
+    // Slide back and forth; knots made by earlier cuts are merged away, so the piece count
+    // stays bounded.
+    for (k, frac) in [0.3, 0.62, 0.45, 0.8, 0.5].into_iter().enumerate() {
+        let target = frac * total;
+        let next = Spline::recut(&first, &second, target, Snap::Parameter(1.0), 1e-6).unwrap();
+        assert_eq!(next.first.end(), next.second.start());
+        let joined = Spline::join(&next.first, &next.second).unwrap();
+        check_same_curve(&s, &joined, 0.0);
+        assert!(
+            joined.n_pieces() <= s.n_pieces() + 1,
+            "step {k}: {} pieces",
+            joined.n_pieces()
+        );
+        if !next.snapped {
+            let got = arc_length(&next.first, 1e-9).unwrap();
+            assert!((got - target).abs() < 1e-5);
+        }
+        first = next.first;
+        second = next.second;
+    }
+}
+
+#[test]
 fn snapping_to_knots() {
     let s = smooth_spline(3, 4);
     let h = s.pieces()[1].h;
