@@ -35,8 +35,8 @@ pub enum FitError {
     /// The tolerance is not positive and finite.
     #[error("tolerance {0} is not positive and finite")]
     BadTolerance(f64),
-    /// No piece could be split further and some point is still farther than the tolerance
-    /// (the polyline turns too sharply between too few points). The best fit is attached.
+    /// No knot interval can be split further (every data parameter is a knot) and some point is
+    /// still farther than the tolerance. The best fit is attached.
     #[error(
         "could not fit within {tolerance}: best maximum error {max_error} with {pieces} pieces"
     )]
@@ -94,7 +94,8 @@ const MIN_HANDLE: f64 = 0.1;
 /// Cholesky, falling back to SVD for rank deficiency). It starts with a single piece; while
 /// some point is out of tolerance, one knot is inserted in the worst-fitting knot interval
 /// (largest point error), at the parameter of its middle data point, as in Dierckx's FITPACK
-/// (`fpknot`; P. Dierckx, *Curve and Surface Fitting with Splines*, 1993). If a fitted
+/// (`fpknot`; P. Dierckx, *Curve and Surface Fitting with Splines*, 1993); if that interval has
+/// no data point inside, the nearest interval that has one is split. If a fitted
 /// handle `α` or `β` comes out below a tenth of its natural length it is held at that length
 /// and the rest is refitted, so the end directions always hold.
 ///
@@ -183,16 +184,24 @@ fn unit(v: Vector) -> Option<Vector> {
 
 /// The knot to insert: the middle data parameter strictly inside the knot interval with the
 /// largest point error above `tolerance`, among intervals with a data parameter strictly inside.
+/// When every such interval is exhausted (the worst points sit on knots between intervals
+/// without inner data), the splittable interval nearest to the worst point is split instead,
+/// which adds freedom next to it. `None` when no interval has a data parameter inside.
 fn worst_splittable(breaks: &[f64], params: &[f64], errors: &[f64], tolerance: f64) -> Option<f64> {
     let mut best: Option<(f64, f64)> = None;
+    let mut nearest: Option<(f64, f64)> = None;
+    let (worst_j, _) = errors
+        .iter()
+        .enumerate()
+        .fold(
+            (0, f64::NEG_INFINITY),
+            |acc, (j, &e)| if e > acc.1 { (j, e) } else { acc },
+        );
+    let u_worst = params[worst_j];
     for w in breaks.windows(2) {
         let (lo, hi) = (w[0], w[1]);
         let first = params.partition_point(|&u| u < lo);
         let last = params.partition_point(|&u| u <= hi);
-        let worst = errors[first..last].iter().copied().fold(0.0, f64::max);
-        if worst <= tolerance {
-            continue;
-        }
         let inside: Vec<f64> = params[first..last]
             .iter()
             .copied()
@@ -202,11 +211,16 @@ fn worst_splittable(breaks: &[f64], params: &[f64], errors: &[f64], tolerance: f
             continue;
         }
         let mid = inside[inside.len() / 2];
-        if best.is_none_or(|(e, _)| worst > e) {
+        let gap = (lo - u_worst).max(u_worst - hi).max(0.0);
+        if nearest.is_none_or(|(g, _)| gap < g) {
+            nearest = Some((gap, mid));
+        }
+        let worst = errors[first..last].iter().copied().fold(0.0, f64::max);
+        if worst > tolerance && best.is_none_or(|(e, _)| worst > e) {
             best = Some((worst, mid));
         }
     }
-    best.map(|(_, u)| u)
+    best.or(nearest).map(|(_, u)| u)
 }
 
 struct Data<'a> {
