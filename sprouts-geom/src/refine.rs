@@ -149,6 +149,19 @@ impl RefinedPolygon {
         }
     }
 
+    /// The legs as grid segments keyed by `(key, leg index)`, to put many curves into one
+    /// [`crate::SegmentGrid`] and find the legs near a new curve.
+    pub fn grid_segments<'a, K: Copy + 'a>(
+        &'a self,
+        key: K,
+    ) -> impl Iterator<Item = crate::GridSegment<(K, usize)>> + 'a {
+        (0..self.n_legs()).map(move |j| crate::GridSegment {
+            key: (key, j),
+            a: self.points[j],
+            b: self.points[j + 1],
+        })
+    }
+
     /// The certified tube around this polygon, for [`crate::certified::verdict`].
     pub fn tube(&self) -> crate::certified::Tube<'_> {
         crate::certified::Tube::per_leg(&self.points, &self.leg_eps)

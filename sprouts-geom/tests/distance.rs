@@ -260,3 +260,60 @@ fn point_to_curve_lower_bounds() {
         }
     }
 }
+
+#[test]
+fn grid_pipeline_agrees_with_direct_verdicts() {
+    // The drawing layer's flow: every curve's legs in one grid, then for a new curve only the
+    // legs near its own are judged. The clearance decision must be the one the direct verdicts
+    // give.
+    use sprouts_geom::{DEFAULT_CELL_SIZE, SegmentGrid};
+    let clearance = 8.0;
+    let mut rng = common::rng(2024);
+    let mut outcomes = [0; 2];
+    for round in 0..60 {
+        let curves: Vec<Spline> = (0..(round % 6))
+            .map(|_| {
+                let (a, _) = random_pair(&mut rng);
+                Spline::from_cubic(a, 100.0).unwrap()
+            })
+            .collect();
+        let polys: Vec<_> = curves
+            .iter()
+            .map(|s| refined_polygon(s, 0.25, 16.0).unwrap())
+            .collect();
+        let grid = SegmentGrid::new(
+            DEFAULT_CELL_SIZE,
+            polys
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| p.grid_segments(i)),
+        )
+        .unwrap();
+        let r_max = polys.iter().map(|p| p.eps()).fold(0.0, f64::max);
+        let (new, _) = random_pair(&mut rng);
+        let new = refined_polygon(&Spline::from_cubic(new, 100.0).unwrap(), 0.25, 16.0).unwrap();
+
+        let direct = polys
+            .iter()
+            .all(|p| certified::verdict(new.tube(), p.tube()).is_apart_by(clearance));
+        let mut near = Vec::new();
+        let mut by_grid = true;
+        for j in 0..new.n_legs() {
+            let (a, b) = new.leg(j);
+            near.clear();
+            grid.near_segment(a, b, clearance + new.leg_eps(j) + r_max, &mut near);
+            for &k in &near {
+                let (curve, leg) = grid.segments()[k].key;
+                let (c, d) = polys[curve].leg(leg);
+                let v = certified::leg_verdict(
+                    (a, b, new.leg_eps(j)),
+                    (c, d, polys[curve].leg_eps(leg)),
+                );
+                by_grid &= v.is_apart_by(clearance);
+            }
+        }
+        assert_eq!(by_grid, direct);
+        outcomes[usize::from(direct)] += 1;
+    }
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "outcomes {outcomes:?}");
+}

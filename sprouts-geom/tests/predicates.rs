@@ -187,6 +187,28 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+    #[test]
+    fn cmp_around_is_the_atan2_order(c in small(), p in small(), q in small()) {
+        use std::cmp::Ordering;
+        let angle = |x: (i64, i64)| ((x.1 - c.1) as f64).atan2((x.0 - c.0) as f64).rem_euclid(std::f64::consts::TAU);
+        let got = certified::cmp_around(pt(c, 1.0), pt(p, 1.0), pt(q, 1.0));
+        prop_assert_eq!(certified::cmp_around(pt(c, 1.0), pt(q, 1.0), pt(p, 1.0)), got.reverse());
+        let want = match (p == c, q == c) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            // Same direction exactly: equal; otherwise atan2 of small integers is accurate
+            // enough to order different directions.
+            _ if orient_i(c, p, q) == 0 && (p.0 - c.0) * (q.0 - c.0) + (p.1 - c.1) * (q.1 - c.1) > 0 => Ordering::Equal,
+            _ => angle(p).total_cmp(&angle(q)),
+        };
+        prop_assert_eq!(got, want);
+    }
+}
+
 #[test]
 fn area_sign_decides_what_floating_point_gets_wrong() {
     // A sliver triangle far from the origin whose float shoelace sum cancels to the wrong sign
