@@ -466,6 +466,17 @@ fn chunks(t: &Tube<'_>) -> Vec<Chunk> {
     res
 }
 
+/// Distance between the bounding boxes of two legs.
+fn leg_box_gap(a: &(Point, Point, f64), b: &(Point, Point, f64)) -> f64 {
+    let dx = (a.0.x.min(a.1.x) - b.0.x.max(b.1.x))
+        .max(b.0.x.min(b.1.x) - a.0.x.max(a.1.x))
+        .max(0.0);
+    let dy = (a.0.y.min(a.1.y) - b.0.y.max(b.1.y))
+        .max(b.0.y.min(b.1.y) - a.0.y.max(a.1.y))
+        .max(0.0);
+    dx.hypot(dy)
+}
+
 fn box_distance(a: &Chunk, b: &Chunk) -> f64 {
     let dx = (a.min.x - b.max.x).max(b.min.x - a.max.x).max(0.0);
     let dy = (a.min.y - b.max.y).max(b.min.y - a.max.y).max(0.0);
@@ -511,8 +522,17 @@ pub fn verdict(a: Tube<'_>, b: Tube<'_>) -> Verdict {
             break;
         }
         for la in ca[i].lo..ca[i].hi {
+            let leg_a = a.leg(la);
             for lb in cb[j].lo..cb[j].hi {
-                match leg_verdict(a.leg(la), b.leg(lb)) {
+                let leg_b = b.leg(lb);
+                // Quick reject: a leg pair whose boxes are farther apart than the best bound
+                // (plus both radii) can neither lower the bound nor be undecided.
+                let gap = leg_box_gap(&leg_a, &leg_b);
+                let gap_lb = gap - distance_allowance(m, gap) - (leg_a.2 + leg_b.2);
+                if gap_lb > 0.0 && gap_lb >= best {
+                    continue;
+                }
+                match leg_verdict(leg_a, leg_b) {
                     Verdict::Intersect => return Verdict::Intersect,
                     Verdict::Uncertain => uncertain = true,
                     Verdict::Apart(d) => best = best.min(d),
