@@ -75,6 +75,9 @@ mod serde_impl;
 mod spline;
 mod svg;
 
+/// The linear algebra crate of the vocabulary, re-exported so that callers use the same version.
+pub use nalgebra;
+
 /// A point of the plane (pixels, with the y axis pointing down on screen).
 pub type Point = nalgebra::Point2<f64>;
 /// A vector of the plane: a difference of points, a derivative, a direction.

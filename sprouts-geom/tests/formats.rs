@@ -18,8 +18,10 @@ fn sample() -> Spline {
     .unwrap()
 }
 
+#[cfg(feature = "serde")]
 const SAMPLE_JSON: &str = r#"{"pieces":[{"h":32.5,"points":[[0.0,0.0],[10.0,-5.0],[20.0,0.5],[30.0,10.0]]},{"h":41.0,"points":[[30.0,10.0],[40.0,19.5],[55.25,20.0],[60.0,0.0]]}]}"#;
 
+#[cfg(feature = "serde")]
 #[test]
 fn json_format_is_stable() {
     assert_eq!(serde_json::to_string(&sample()).unwrap(), SAMPLE_JSON);
@@ -27,6 +29,7 @@ fn json_format_is_stable() {
     assert_eq!(back, sample());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn json_round_trips_arbitrary_floats() {
     let p = Point::new;
@@ -44,6 +47,7 @@ fn json_round_trips_arbitrary_floats() {
     assert_eq!(serde_json::from_str::<Spline>(&json).unwrap(), s);
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn json_reading_checks_invariants() {
     let cases = [
