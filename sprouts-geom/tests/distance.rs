@@ -317,3 +317,32 @@ fn grid_pipeline_agrees_with_direct_verdicts() {
     }
     assert!(outcomes[0] > 0 && outcomes[1] > 0, "outcomes {outcomes:?}");
 }
+
+/// Found by `certified_curve_distance_against_kurbo`: kurbo's `min_dist` (at parameter
+/// accuracy 1e-7) and 200 × 200 sampling both put these two cubics about 0.15 px apart, but they
+/// cross (near t = 0.5076 on the first, 0.8140 on the second). The certified verdict says so,
+/// and subdivision confirms it; this is why the oracle zooms in and subdivides.
+#[test]
+fn regression_a_crossing_the_oracles_missed() {
+    let p = Point::new;
+    let a = CubicBez::new(
+        p(15.932709980672882, 22.87011274147254),
+        p(6.480587101819765, -36.68940824942887),
+        p(66.70411096405311, 43.53718690020841),
+        p(127.33993480682295, 41.98471967396124),
+    );
+    let b = CubicBez::new(
+        p(-3.0113367789057435, 79.37151200098123),
+        p(66.87858165477353, -51.21200400679216),
+        p(11.979935166554561, -50.760738986341764),
+        p(67.26739701843624, 62.7324144273893),
+    );
+    let sa = Spline::from_cubic(a, 100.0).unwrap();
+    let sb = Spline::from_cubic(b, 100.0).unwrap();
+    let pa = refined_polygon(&sa, 0.5, 16.0).unwrap();
+    let pb = refined_polygon(&sb, 0.5, 16.0).unwrap();
+    assert_eq!(certified::verdict(pa.tube(), pb.tube()), Verdict::Intersect);
+    let mut budget = 1_000_000;
+    assert!(boxes_meet(&a, &b, 1e-7, &mut budget));
+    assert!((a.eval(0.5076145896666668) - b.eval(0.8139794873333334)).norm() < 1e-6);
+}
