@@ -8,7 +8,7 @@
 //!   length `h` stored with each piece;
 //! - local editing that never changes the curve: [`Spline::refine`], cuts
 //!   ([`Spline::cut_at`], [`Spline::cut_near_middle`]), [`Spline::join`],
-//!   [`Spline::remove_knot`];
+//!   [`Spline::remove_knot`], [`Spline::recut`]; de Boor points of C² splines ([`DeBoor`]);
 //! - the Nairn–Peters–Lutterkort bound ([`CubicBez::npl_bound`]) and [`refined_polygon`],
 //!   the basis of every certificate;
 //! - [`certified`]: exact orientation, segment and polygon predicates, and verdicts
@@ -65,6 +65,7 @@ pub mod approx;
 mod bspline;
 pub mod certified;
 mod cubic;
+mod deboor;
 mod fit;
 mod grid;
 mod interpolate;
@@ -84,6 +85,7 @@ pub type Point = nalgebra::Point2<f64>;
 pub type Vector = nalgebra::Vector2<f64>;
 
 pub use cubic::CubicBez;
+pub use deboor::DeBoor;
 pub use fit::{DRAWING_FIT_TOLERANCE, Fit, FitError, fit_clamped};
 pub use grid::{DEFAULT_CELL_SIZE, GridError, GridSegment, SegmentGrid};
 pub use interpolate::{EndCondition, InterpolateError, Join, interpolate};

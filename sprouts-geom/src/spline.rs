@@ -91,6 +91,14 @@ pub enum SplineError {
     /// An accuracy or tolerance argument is not positive and finite.
     #[error("accuracy {0} is not positive and finite")]
     BadAccuracy(f64),
+    /// The spline is not C² at an inner knot (its de Boor points do not exist).
+    #[error("the spline is not C2 at knot {knot}: de Boor estimates differ by {gap}")]
+    NotC2 {
+        /// The inner knot (between pieces `knot - 1` and `knot`).
+        knot: usize,
+        /// How far apart the two estimates of the de Boor point are.
+        gap: f64,
+    },
 }
 
 /// How a cut snaps to an existing knot instead of splitting a piece.
@@ -563,6 +571,15 @@ impl Spline {
                 .rev()
                 .map(|p| Piece::new(p.bez.reversed(), p.h))
                 .collect(),
+        }
+    }
+
+    /// Sets the parameter lengths exactly (conversions compute them as knot differences, which
+    /// can round); the curve is unchanged.
+    pub(crate) fn set_parameter_lengths(&mut self, h: &[f64]) {
+        debug_assert_eq!(h.len(), self.pieces.len(), "one length per piece");
+        for (piece, &x) in self.pieces.iter_mut().zip(h) {
+            piece.h = x;
         }
     }
 
