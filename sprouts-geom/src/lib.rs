@@ -11,9 +11,9 @@
 //!   [`Spline::remove_knot`], [`Spline::recut`]; de Boor points of C² splines ([`DeBoor`]);
 //! - the Nairn–Peters–Lutterkort bound ([`CubicBez::npl_bound`]) and [`refined_polygon`],
 //!   the basis of every certificate;
-//! - [`certified`]: exact orientation, segment and polygon predicates, and verdicts
-//!   ([`certified::Verdict`]) on the distance between curves; topological decisions are made
-//!   only from this module;
+//! - [`certified`]: exact orientation, angular order, segment and polygon predicates, verdicts
+//!   ([`certified::Verdict`]) on the distance between curves and on a curve's simplicity;
+//!   topological decisions are made only from this module;
 //! - [`approx`]: arc length, parameter at an arc length, nearest point, each with an explicit
 //!   accuracy;
 //! - a uniform spatial grid of segments ([`SegmentGrid`]);
