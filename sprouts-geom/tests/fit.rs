@@ -108,6 +108,13 @@ fn a_straight_run_is_one_piece() {
 }
 
 #[test]
+fn two_points_give_one_piece_with_the_imposed_directions() {
+    let pts = [Point::new(10.0, 10.0), Point::new(110.0, 10.0)];
+    let s = check_fit(&pts, Vector::new(1.0, 1.0), Vector::new(1.0, -1.0), 1.5);
+    assert_eq!(s.n_pieces(), 1);
+}
+
+#[test]
 fn fit_rejects_bad_input() {
     let p = Point::new(1.0, 1.0);
     let q = Point::new(5.0, 1.0);
