@@ -1,5 +1,6 @@
 //! Certified predicates of `sprouts-geom` against exact integer arithmetic and against
-//! themselves: orientation (antisymmetry, cyclic symmetry), segment intersection, certified
+//! themselves: orientation (antisymmetry, cyclic symmetry), angular order around a point,
+//! segment intersection, certified
 //! segment distances (symmetry, lower bounds), point in polygon, area sign, and the symmetry
 //! and soundness of curve verdicts.
 
@@ -8,7 +9,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use sprouts_geom::certified::{
-    self, Orientation, PointLocation, Verdict, area_sign, orient, point_in_polygon,
+    self, Orientation, PointLocation, Verdict, area_sign, cmp_around, orient, point_in_polygon,
     segments_intersect,
 };
 use sprouts_geom::{CubicBez, Point, Spline, refined_polygon};
@@ -106,6 +107,29 @@ fuzz_target!(|input: Input| {
     assert_eq!(o, to_orientation(orient_i(ip[0], ip[1], ip[2])));
     assert_eq!(orient(p[1], p[0], p[2]), o.reversed());
     assert_eq!(orient(p[1], p[2], p[0]), o);
+
+    // Angular order around p[0]: antisymmetric and exact (half-plane by exact comparisons,
+    // then the sign of the cross product).
+    let c = cmp_around(p[0], p[1], p[2]);
+    assert_eq!(cmp_around(p[0], p[2], p[1]), c.reverse());
+    let half = |q: Ip| -> Option<u8> {
+        let (dx, dy) = (q.0 - ip[0].0, q.1 - ip[0].1);
+        if (dx, dy) == (0, 0) {
+            None
+        } else if dy > 0 || (dy == 0 && dx > 0) {
+            Some(0)
+        } else {
+            Some(1)
+        }
+    };
+    let want = match (half(ip[1]), half(ip[2])) {
+        (None, None) => std::cmp::Ordering::Equal,
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (Some(a), Some(b)) if a != b => a.cmp(&b),
+        _ => 0.cmp(&orient_i(ip[0], ip[1], ip[2])),
+    };
+    assert_eq!(c, want);
 
     // Segment intersection: exact and symmetric.
     let want = intersect_i(ip[0], ip[1], ip[2], ip[3]);

@@ -224,6 +224,21 @@ impl Spline {
         self.pieces.iter().map(|p| p.h).sum()
     }
 
+    /// The bounding box of all control points, `(min, max)`: the curve lies inside it (convex
+    /// hull property).
+    pub fn control_bounds(&self) -> (Point, Point) {
+        let first = self.start();
+        self.pieces
+            .iter()
+            .flat_map(|p| p.bez.points())
+            .fold((first, first), |(lo, hi), q| {
+                (
+                    Point::new(lo.x.min(q.x), lo.y.min(q.y)),
+                    Point::new(hi.x.max(q.x), hi.y.max(q.y)),
+                )
+            })
+    }
+
     /// The global parameters of the knots: `n_pieces() + 1` values from 0 to
     /// `param_length()`.
     pub fn knots(&self) -> Vec<f64> {

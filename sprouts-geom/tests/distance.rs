@@ -346,3 +346,38 @@ fn regression_a_crossing_the_oracles_missed() {
     assert!(boxes_meet(&a, &b, 1e-7, &mut budget));
     assert!((a.eval(0.5076145896666668) - b.eval(0.8139794873333334)).norm() < 1e-6);
 }
+
+/// The slow reference for `verdict`: every pair of legs, no pruning.
+fn verdict_all_pairs(a: Tube<'_>, b: Tube<'_>) -> Verdict {
+    let mut acc = Verdict::Apart(f64::INFINITY);
+    for i in 0..a.n_legs() {
+        for j in 0..b.n_legs() {
+            acc = acc.and(certified::leg_verdict(a.leg(i), b.leg(j)));
+        }
+    }
+    acc
+}
+
+#[test]
+fn pruned_verdict_equals_all_pairs() {
+    let mut rng = common::rng(8080);
+    for i in 0..400 {
+        let sa = common::spline(&mut rng, 1 + i % 5);
+        let sb = common::spline(&mut rng, 1 + i % 3);
+        let eps = [1.0, 0.2, 0.05][i % 3];
+        let pa = refined_polygon(&sa, eps, 25.0).unwrap();
+        let pb = refined_polygon(&sb, eps, 25.0).unwrap();
+        let fast = certified::verdict(pa.tube(), pb.tube());
+        let slow = verdict_all_pairs(pa.tube(), pb.tube());
+        // Bit for bit: pruning only skips pairs that cannot change the answer.
+        assert_eq!(fast, slow, "case {i}");
+    }
+    // Exact polylines (radius 0) and one-point tubes go through the same code.
+    let pts: Vec<Point> = (0..30).map(|_| common::point(&mut rng, 300.0)).collect();
+    for k in 0..29 {
+        let (a, b) = pts.split_at(k + 1);
+        let ta = Tube::exact(a).unwrap();
+        let tb = Tube::uniform(b, 0.5).unwrap();
+        assert_eq!(certified::verdict(ta, tb), verdict_all_pairs(ta, tb));
+    }
+}

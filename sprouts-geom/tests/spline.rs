@@ -284,6 +284,19 @@ fn invariants_are_checked_at_the_door() {
 }
 
 #[test]
+fn control_bounds_contain_the_curve() {
+    let mut rng = common::rng(6);
+    for n in 1..6 {
+        let s = common::spline(&mut rng, n);
+        let (lo, hi) = s.control_bounds();
+        for i in 0..=500 {
+            let p = s.eval_global(s.param_length() * f64::from(i) / 500.0);
+            assert!(p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y);
+        }
+    }
+}
+
+#[test]
 fn reversed_traces_backwards() {
     let s = smooth_spline(4, 4);
     let r = s.reversed();
