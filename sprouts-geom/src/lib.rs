@@ -60,6 +60,41 @@
 //! assert_eq!(again.start(), curve.start());
 //! assert_eq!(again.end(), curve.end());
 //! ```
+//!
+//! # Example: clearance of a new curve through the spatial grid
+//! ```
+//! use sprouts_geom::{certified, refined_polygon, CubicBez, Point, SegmentGrid, Spline, DEFAULT_CELL_SIZE};
+//!
+//! let line = |a: (f64, f64), b: (f64, f64)| {
+//!     let (a, b) = (Point::new(a.0, a.1), Point::new(b.0, b.1));
+//!     Spline::from_cubic(CubicBez::line(a, b), (b - a).norm()).unwrap()
+//! };
+//! let existing = [line((0.0, 0.0), (300.0, 0.0)), line((0.0, 100.0), (300.0, 100.0))];
+//! let polys: Vec<_> = existing.iter().map(|s| refined_polygon(s, 0.25, 16.0).unwrap()).collect();
+//! let grid = SegmentGrid::new(
+//!     DEFAULT_CELL_SIZE,
+//!     polys.iter().enumerate().flat_map(|(i, p)| p.grid_segments(i)),
+//! )
+//! .unwrap();
+//!
+//! // A new curve between the two: is it at least 0.6 d0 = 3.6 px from both?
+//! let new = refined_polygon(&line((20.0, 50.0), (280.0, 60.0)), 0.25, 16.0).unwrap();
+//! let clearance = 3.6;
+//! let mut near = Vec::new();
+//! let mut clear = true;
+//! for j in 0..new.n_legs() {
+//!     let (a, b) = new.leg(j);
+//!     near.clear();
+//!     grid.near_segment(a, b, clearance + new.leg_eps(j) + 0.25, &mut near);
+//!     for &k in &near {
+//!         let (curve, leg) = grid.segments()[k].key;
+//!         let (c, d) = polys[curve].leg(leg);
+//!         let v = certified::leg_verdict((a, b, new.leg_eps(j)), (c, d, polys[curve].leg_eps(leg)));
+//!         clear &= v.is_apart_by(clearance);
+//!     }
+//! }
+//! assert!(clear);
+//! ```
 
 pub mod approx;
 mod bspline;

@@ -153,6 +153,10 @@ pub struct KnotContinuity {
 /// Editing operations never change the traced curve except where documented: [`Spline::refine`]
 /// and the cuts split pieces by de Casteljau subdivision, [`Spline::remove_knot`] merges two
 /// pieces only when that reproduces them within a given accuracy.
+///
+/// # Equality
+/// `==` is structural: the same pieces with the same numbers. The same curve cut into pieces
+/// differently (after [`Spline::refine`], say) is a different spline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spline {
     pieces: Vec<Piece>,
