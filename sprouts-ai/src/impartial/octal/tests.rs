@@ -75,6 +75,11 @@ fn periods_are_certified_by_guy_smith() {
 #[test]
 fn a_wrongly_claimed_start_is_rejected() {
     let kayles = grundy_values(&code("0.77"), 200);
+    let rejected = certify_period(&kayles, 2, 12, 70).expect_err("a start of 70 is wrong");
+    assert_eq!(
+        rejected.to_string(),
+        "not periodic from 70 with period 12: G(70) = 6 but G(82) = 2"
+    );
     assert_eq!(
         certify_period(&kayles, 2, 12, 70),
         Err(PeriodError::Broken {
@@ -124,11 +129,11 @@ fn no_period_is_claimed_without_a_certificate() {
 #[test]
 fn table_agrees_with_the_generic_solvers() {
     for text in RULE_SETS.iter().chain(&["0.137", "0.6", "4.07", "0.007"]) {
-        let table = grundy_values(&code(text), 40);
+        let table = grundy_values(&code(text), 83);
         let game = OctalGame::new(code(text));
         let mut by_parts = NimberSolver::new(&game);
         let mut by_couples = OutcomeSolver::new(Couple(&game), Convention::Normal);
-        for n in 0..=40u32 {
+        for n in 0..=83u32 {
             let row = Rows::new([n]);
             assert_eq!(by_parts.nimber(&row), table[n as usize], "{text}, row {n}");
         }
