@@ -249,8 +249,9 @@ impl MisereStore {
     /// `k` are the games whose options are any set of games born by day `k - 1` (Conway, *On
     /// Numbers and Games*, ch. 12). There are 1, 2, 3, 5, 22 and 4,171,780 of them on days 0 to 5.
     ///
-    /// Returns `None` when the games born by day `day - 1` are more than 30, whose subsets are too
-    /// many to list (day 6).
+    /// Day 5 lists 2^22 sets and keeps 4,171,780 trees (about 8 s and 0.9 GB on a laptop-class
+    /// core). Returns `None` when the games born by day `day - 1` are more than 30, whose sets are
+    /// too many to list (day 6).
     pub fn born_by_day(&mut self, day: u32) -> Option<Vec<TreeId>> {
         let mut games = vec![TreeId::ZERO];
         for _ in 0..day {
