@@ -24,7 +24,7 @@ const RULE_SETS: [(&str, &str); 4] = [
     ("0.77", "Kayles"),
     ("0.07", "Dawson's Kayles"),
     ("0.777", "take 1, 2 or 3"),
-    ("0.707", "odds only (1 or 3)"),
+    ("0.707", "odds only: 1 or 3"),
 ];
 
 struct Options {
