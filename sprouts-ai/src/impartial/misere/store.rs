@@ -245,6 +245,32 @@ impl MisereStore {
         outcome
     }
 
+    /// The id in this store of the tree `tree` of the store `other`, adding it and its options
+    /// when they are missing. Workers that each keep a store can pool their trees this way.
+    pub fn import(&mut self, other: &MisereStore, tree: TreeId) -> TreeId {
+        let mut imported = FxHashMap::default();
+        self.import_with(other, tree, &mut imported)
+    }
+
+    fn import_with(
+        &mut self,
+        other: &MisereStore,
+        tree: TreeId,
+        imported: &mut FxHashMap<TreeId, TreeId>,
+    ) -> TreeId {
+        if let Some(&known) = imported.get(&tree) {
+            return known;
+        }
+        let options: Vec<TreeId> = other
+            .options(tree)
+            .iter()
+            .map(|&option| self.import_with(other, option, imported))
+            .collect();
+        let res = self.game(&options);
+        imported.insert(tree, res);
+        res
+    }
+
     /// Every misère game born by day `day`, in simplest form, sorted by id: the games born by day
     /// `k` are the games whose options are any set of games born by day `k - 1` (Conway, *On
     /// Numbers and Games*, ch. 12). There are 1, 2, 3, 5, 22 and 4,171,780 of them on days 0 to 5.
@@ -276,7 +302,9 @@ impl MisereStore {
         Some(games)
     }
 
-    /// Writes `tree` in braces, with heaps as `0`, `*`, `*2`, ... (for example `{*2}`).
+    /// Writes `tree` in braces, with heaps as `0`, `*`, `*2`, ... (for example `{*2}`), options
+    /// in order of birthday. The text is the same in every store; it repeats shared subtrees, so
+    /// it is for small trees.
     pub fn display(&self, tree: TreeId) -> TreeDisplay<'_> {
         TreeDisplay { store: self, tree }
     }
@@ -393,14 +421,17 @@ impl fmt::Display for TreeDisplay<'_> {
             Some(1) => write!(f, "*"),
             Some(n) => write!(f, "*{n}"),
             None => {
-                write!(f, "{{")?;
-                for (idx, &option) in self.store.options(self.tree).iter().enumerate() {
-                    if idx > 0 {
-                        write!(f, ", ")?;
-                    }
-                    write!(f, "{}", self.store.display(option))?;
-                }
-                write!(f, "}}")
+                // Options in order of birthday, then text, so that the text does not depend on
+                // the order in which the store made its trees.
+                let mut options: Vec<(u32, String)> = self
+                    .store
+                    .options(self.tree)
+                    .iter()
+                    .map(|&o| (self.store.birthday(o), self.store.display(o).to_string()))
+                    .collect();
+                options.sort();
+                let shown: Vec<String> = options.into_iter().map(|(_, text)| text).collect();
+                write!(f, "{{{}}}", shown.join(", "))
             }
         }
     }

@@ -388,3 +388,31 @@ fn the_day_3_games_print_in_braces() {
     shown.sort();
     assert_eq!(shown, ["*", "*2", "*3", "0", "{*2}"]);
 }
+
+#[test]
+fn trees_move_between_stores_unchanged() {
+    let mut source = MisereStore::new();
+    let mut games = source.born_by_day(4).expect("small day");
+    let two = source.heap(2);
+    games.push(source.sum(two, two));
+    let mut target = MisereStore::new();
+    let seven = target.heap(7);
+    for &game in &games {
+        let moved = target.import(&source, game);
+        assert_eq!(target.outcome(moved), source.outcome(game));
+        assert_eq!(target.birthday(moved), source.birthday(game));
+        assert_eq!(
+            target.display(moved).to_string(),
+            source.display(game).to_string()
+        );
+        assert_eq!(
+            target.import(&source, game),
+            moved,
+            "importing twice adds nothing"
+        );
+    }
+    assert_eq!(target.heap(7), seven, "what the target had keeps its id");
+    let heap_in_source = source.heap(3);
+    let heap_in_target = target.heap(3);
+    assert_eq!(target.import(&source, heap_in_source), heap_in_target);
+}

@@ -7,8 +7,8 @@ use crate::impartial::Nimber;
 ///
 /// `G(n)` is the mex of the values of the positions a row of `n` pins can become, where a row cut
 /// in two is worth the nim sum of the two pieces (Sprague–Grundy; Winning Ways, ch. 4). The
-/// decomposition this rests on is checked independently by [`check_decomposition`]
-/// (super::check_decomposition).
+/// decomposition this rests on is checked independently by
+/// [`check_decomposition`](super::check_decomposition).
 ///
 /// # Complexity
 /// `G(n)` costs O(1) per allowed move that leaves at most one row and O(n) per allowed move
