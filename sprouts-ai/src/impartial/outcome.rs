@@ -72,6 +72,15 @@ impl<G: ImpartialGame> OutcomeSolver<G> {
 
     /// The first child of `position` (in the game's order) that is lost for the player to move
     /// there, or `None` when `position` is lost or has no move.
+    ///
+    /// # Examples
+    /// ```
+    /// use sprouts_ai::impartial::{Convention, Nim, OutcomeSolver};
+    /// let mut normal = OutcomeSolver::new(Nim, Convention::Normal);
+    /// assert_eq!(normal.winning_move(&Nim::position([1, 2])), Some(Nim::position([1, 1])));
+    /// let mut misere = OutcomeSolver::new(Nim, Convention::Misere);
+    /// assert_eq!(misere.winning_move(&Nim::position([1, 2])), Some(Nim::position([1])));
+    /// ```
     pub fn winning_move(&mut self, position: &G::Position) -> Option<G::Position> {
         let mut children = Vec::new();
         self.game.children(position, &mut children);

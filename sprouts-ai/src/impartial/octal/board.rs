@@ -66,9 +66,9 @@ impl CellBoard {
         self.cells
     }
 
-    /// The board holding a single row of `n` pins in its first cells.
+    /// The board holding a single row of `n` pins in its first cells (all 32 bits from 32 on).
     pub fn row(n: u32) -> u32 {
-        (1u32 << n) - 1
+        1u32.checked_shl(n).map_or(u32::MAX, |bit| bit - 1)
     }
 
     /// The value of every board, by the mex rule over its own moves, indexed by mask.
@@ -132,7 +132,10 @@ pub struct DecompositionCheck {
 }
 
 /// Compares the value of every board of `board` (by its own moves) with the nim sum of the
-/// values of its runs in `row_values` (which must hold `G(0)` to `G(cells)`).
+/// values of its runs in `row_values`.
+///
+/// # Panics
+/// When `row_values` does not hold `G(0)` to `G(cells)`.
 pub fn check_decomposition(board: &CellBoard, row_values: &[Nimber]) -> DecompositionCheck {
     let values = board.values();
     let mut check = DecompositionCheck {
@@ -174,6 +177,9 @@ pub struct DefinitionCheck {
 /// Plays the definition of the values: every row of `n ≤ cells` pins beside a nim heap of `h`
 /// counters, for every `h ≤ max_heap`, decided by plain win/loss recursion on the board plus the
 /// heap. The player to move must lose exactly when `h = G(n)`.
+///
+/// # Panics
+/// When `row_values` does not hold `G(0)` to `G(cells)`.
 pub fn play_the_definition(
     board: &CellBoard,
     row_values: &[Nimber],

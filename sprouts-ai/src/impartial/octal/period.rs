@@ -97,13 +97,19 @@ pub fn certify_period(
     if period == 0 {
         return Err(PeriodError::ZeroPeriod);
     }
-    let end = 2 * preperiod + period + max_removal;
-    let checked_to = end + period - 1;
+    let too_few = |needed| PeriodError::TooFewValues {
+        needed,
+        available: values.len().saturating_sub(1),
+    };
+    // end = 2·n0 + p + t; the check compares G(n) with G(n + p) for n0 ≤ n < end.
+    let end = preperiod
+        .checked_mul(2)
+        .and_then(|twice| twice.checked_add(period))
+        .and_then(|sum| sum.checked_add(max_removal))
+        .ok_or(too_few(usize::MAX))?;
+    let checked_to = end.checked_add(period - 1).ok_or(too_few(usize::MAX))?;
     if checked_to >= values.len() {
-        return Err(PeriodError::TooFewValues {
-            needed: checked_to,
-            available: values.len().saturating_sub(1),
-        });
+        return Err(too_few(checked_to));
     }
     match (preperiod..end).find(|&n| values[n] != values[n + period]) {
         Some(n) => Err(PeriodError::Broken {
