@@ -279,6 +279,7 @@ impl MisereStore {
     /// core). Returns `None` when the games born by day `day - 1` are more than 30, whose sets are
     /// too many to list (day 6).
     pub fn born_by_day(&mut self, day: u32) -> Option<Vec<TreeId>> {
+        let _span = tracing::info_span!("born_by_day", day).entered();
         let mut games = vec![TreeId::ZERO];
         for _ in 0..day {
             if games.len() > 30 {
