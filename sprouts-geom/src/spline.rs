@@ -513,9 +513,11 @@ impl Spline {
 
     /// Moves the cut between two curves that were one spline (a spot sliding along its move's
     /// curve): joins them, merges the pieces at the old cut again if they are one cubic (within
-    /// a millionth of the curve's size), and cuts where the arc length from the start of
+    /// `1e-9` of the curve's size, the rounding of the earlier cut, so that repeated slides do
+    /// not pile up knots), and cuts where the arc length from the start of
     /// `first` reaches `target`, snapping to a knot according to `snap` (about a pixel,
-    /// [`Snap::Parameter`]`(1.0)`, when sliding). The curve does not change.
+    /// [`Snap::Parameter`]`(1.0)`, when sliding). The curve moves by at most the merge
+    /// tolerance.
     ///
     /// # Errors
     /// As [`Spline::join`] and [`Spline::cut_at_arc_length`].
@@ -532,7 +534,7 @@ impl Spline {
             .iter()
             .map(|p| p.bez.max_abs_coord())
             .fold(0.0, f64::max);
-        joined.remove_knot(first.pieces.len(), 1e-6 * size.max(1.0))?;
+        joined.remove_knot(first.pieces.len(), 1e-9 * size.max(1.0))?;
         joined.cut_at_arc_length(target, snap, accuracy)
     }
 
