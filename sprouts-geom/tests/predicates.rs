@@ -246,6 +246,34 @@ fn screen_orientation_convention() {
 }
 
 #[test]
+fn polylines_are_decided_exactly() {
+    let sq = [
+        Point::new(0.0, 0.0),
+        Point::new(10.0, 0.0),
+        Point::new(10.0, 10.0),
+        Point::new(0.0, 10.0),
+        Point::new(0.0, 0.0),
+    ];
+    let inside = [Point::new(2.0, 2.0), Point::new(8.0, 3.0)];
+    let crossing = [Point::new(5.0, 5.0), Point::new(15.0, 5.0)];
+    let touching = [Point::new(10.0, 5.0), Point::new(15.0, 5.0)];
+    let v = certified::polyline_polyline(&sq, &inside).unwrap();
+    assert!(
+        matches!(v, Verdict::Apart(lb) if (lb - 2.0).abs() < 1e-9),
+        "{v:?}"
+    );
+    assert_eq!(
+        certified::polyline_polyline(&sq, &crossing).unwrap(),
+        Verdict::Intersect
+    );
+    assert_eq!(
+        certified::polyline_polyline(&touching, &sq).unwrap(),
+        Verdict::Intersect
+    );
+    assert!(certified::polyline_polyline(&[], &sq).is_err());
+}
+
+#[test]
 fn tubes_check_their_input() {
     let pts = [Point::new(0.0, 0.0), Point::new(1.0, 0.0)];
     assert!(Tube::exact(&[]).is_err());

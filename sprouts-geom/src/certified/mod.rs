@@ -8,7 +8,8 @@
 //!   `orient2d` (the `robust` crate; J. R. Shewchuk, *Adaptive precision floating-point
 //!   arithmetic and fast robust geometric predicates*, DCG 18(3), 1997, 305–363), and the area
 //!   sign sums the shoelace terms exactly in floating-point expansions (same paper).
-//! - Distances between segments and polygons are [`Verdict`]s: `Intersect` when the closed
+//! - Distances between segments and polygons ([`point_segment`], [`segment_segment`],
+//!   [`polyline_polyline`]) are [`Verdict`]s: `Intersect` when the closed
 //!   segments share a point (decided exactly), else `Apart(lb)` with a lower bound `lb` on the
 //!   true distance that already absorbs the rounding of its computation.
 //! - Distances between *curves* go through [`Tube`]s: a polyline with, per leg, a radius within
@@ -31,4 +32,4 @@ pub use exact::{
     segments_intersect, winding_number,
 };
 pub use simple::{Simplicity, simplicity};
-pub use tube::{Tube, TubeError, leg_verdict, legs_cross_certified, verdict};
+pub use tube::{Tube, TubeError, leg_verdict, legs_cross_certified, polyline_polyline, verdict};

@@ -312,3 +312,13 @@ pub fn verdict(a: Tube<'_>, b: Tube<'_>) -> Verdict {
         Verdict::Apart(best)
     }
 }
+
+/// Exact polyline against exact polyline (a polygon is a polyline whose last point repeats its
+/// first): `Intersect` if any two legs share a point, else `Apart` with a certified lower bound
+/// on the distance. Decided exactly, never `Uncertain`.
+///
+/// # Errors
+/// [`TubeError::Empty`] or [`TubeError::NonFinitePoint`].
+pub fn polyline_polyline(a: &[Point], b: &[Point]) -> Result<Verdict, TubeError> {
+    Ok(verdict(Tube::exact(a)?, Tube::exact(b)?))
+}
