@@ -257,15 +257,22 @@ fn check_interpolation(points: &[Point], start: EndCondition, end: EndCondition,
         assert_eq!(piece.bez.p3, points[i + 1]);
         assert!((piece.h - (points[i + 1] - points[i]).norm()).abs() < 1e-12);
     }
+    // Bessel's tangent where none is given: the derivative at q_i of the parabola through
+    // q_{i-1}, q_i, q_{i+1} at chord-length parameters.
+    let bessel = |i: usize| -> Vector {
+        let (h0, h1) = (
+            (points[i] - points[i - 1]).norm(),
+            (points[i + 1] - points[i]).norm(),
+        );
+        let (d0, d1) = (
+            (points[i] - points[i - 1]) / h0,
+            (points[i + 1] - points[i]) / h1,
+        );
+        (h1 * d0 + h0 * d1) / (h0 + h1)
+    };
     let dense_joins: Vec<(usize, Vector)> = joins
         .iter()
-        .map(|j| {
-            let left = s.deriv(sprouts_geom::SplineParam {
-                piece: j.index - 1,
-                t: 1.0,
-            });
-            (j.index, j.tangent.unwrap_or(left))
-        })
+        .map(|j| (j.index, j.tangent.unwrap_or_else(|| bessel(j.index))))
         .collect();
     let want = interpolate_dense(points, start, end, &dense_joins);
     let scale = 1.0 + points.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
