@@ -1,0 +1,194 @@
+//! Writing a land's canonical code as GLOP notation.
+//!
+//! The code is a complete description of the land, so decoding it and writing the result is a
+//! function of the code alone: equal codes give equal strings, different codes different strings.
+//! Regions are written in the order the code opens them (the center first, then depth first);
+//! within a region, the boundaries of its child pieces in code order, then the boundary through
+//! which the region hangs from its parent piece. Letters are named in order of first appearance
+//! by the GLOP writer.
+
+use super::shape::{LABEL_BASE, Shape};
+use super::tree::{BND, CLASS, END, GRP, NEW, NOT_TREE, REF, REG, ROOT_2, ROOT_G, ROOT_R};
+use crate::notation::{Flat, LABEL, WriteScratch, write_flat};
+
+/// Scratch space for decoding and writing.
+#[derive(Default, Debug)]
+pub(crate) struct RenderScratch {
+    /// Decoded boundary tokens (GLOP tokens: `0`..`3` or `LABEL + id`).
+    btoks: Vec<u32>,
+    /// Decoded boundaries: ranges into `btoks`.
+    bnds: Vec<(u32, u32)>,
+    /// `(region, boundary)` in the order boundaries were given to regions.
+    pairs: Vec<(u32, u32)>,
+    n_regions: u32,
+    /// Per piece being decoded: the labels named so far (global ids).
+    names: Vec<u32>,
+    next_label: u32,
+    // The flat form handed to the writer.
+    toks: Vec<u32>,
+    bnd: Vec<u32>,
+    reg: Vec<u32>,
+    write: WriteScratchBox,
+}
+
+/// `WriteScratch` does not implement `Debug`; wrap it.
+#[derive(Default)]
+struct WriteScratchBox(WriteScratch);
+
+impl std::fmt::Debug for WriteScratchBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WriteScratch")
+    }
+}
+
+impl RenderScratch {
+    /// Writes the land whose canonical code is `code` (a land of `shape`, index `land`, used only
+    /// for codes that are not trees) in GLOP notation, appending to `out`.
+    pub(crate) fn render(&mut self, code: &[u32], shape: &Shape, land: usize, out: &mut String) {
+        self.btoks.clear();
+        self.bnds.clear();
+        self.pairs.clear();
+        self.names.clear();
+        self.n_regions = 0;
+        self.next_label = 0;
+        let mut i = 1usize;
+        match code[0] {
+            ROOT_R => {
+                let r = self.new_region();
+                self.region(code, &mut i, r, None);
+            }
+            ROOT_G => self.group(code, &mut i, None),
+            ROOT_2 => {
+                let r = self.new_region();
+                self.region(code, &mut i, r, None);
+                self.group(code, &mut i, Some(r));
+            }
+            NOT_TREE => {
+                self.stored_order(shape, land);
+            }
+            other => unreachable!("a land code starts with a root marker, not {other}"),
+        }
+        // Group boundaries by region, keeping the order they were given.
+        self.pairs.sort_by_key(|&(r, _)| r);
+        self.toks.clear();
+        self.bnd.clear();
+        self.bnd.push(0);
+        self.reg.clear();
+        self.reg.push(0);
+        let mut k = 0;
+        for r in 0..self.n_regions {
+            while k < self.pairs.len() && self.pairs[k].0 == r {
+                let (s, e) = self.bnds[self.pairs[k].1 as usize];
+                self.toks
+                    .extend_from_slice(&self.btoks[s as usize..e as usize]);
+                self.bnd.push(self.toks.len() as u32);
+                k += 1;
+            }
+            self.reg.push(self.bnd.len() as u32 - 1);
+        }
+        let land = [0, self.n_regions];
+        let flat = Flat {
+            toks: &self.toks,
+            bnd: &self.bnd,
+            reg: &self.reg,
+            land: &land,
+            labels: self.next_label as usize,
+        };
+        write_flat(&flat, &mut self.write.0, out);
+    }
+
+    fn new_region(&mut self) -> u32 {
+        self.n_regions += 1;
+        self.n_regions - 1
+    }
+
+    /// Decodes a region code; `pending` is the boundary it hangs from, written last.
+    fn region(&mut self, code: &[u32], i: &mut usize, r: u32, pending: Option<u32>) {
+        debug_assert_eq!(code[*i], REG);
+        *i += 1;
+        while code[*i] != END {
+            self.group(code, i, Some(r));
+        }
+        *i += 1;
+        if let Some(b) = pending {
+            self.pairs.push((r, b));
+        }
+    }
+
+    /// Decodes a piece code; its first boundary goes to `parent`, or (at the root) to a new region.
+    fn group(&mut self, code: &[u32], i: &mut usize, parent: Option<u32>) {
+        debug_assert_eq!(code[*i], GRP);
+        *i += 1;
+        let base = self.names.len();
+        let b0 = self.word(code, i, base);
+        match parent {
+            Some(r) => self.pairs.push((r, b0)),
+            None => {
+                let r0 = self.new_region();
+                self.region(code, i, r0, Some(b0));
+            }
+        }
+        while code[*i] == BND {
+            *i += 1;
+            let b = self.word(code, i, base);
+            let r = self.new_region();
+            self.region(code, i, r, Some(b));
+        }
+        debug_assert_eq!(code[*i], END);
+        *i += 1;
+        self.names.truncate(base);
+    }
+
+    /// Decodes a boundary word and returns the new boundary's index.
+    fn word(&mut self, code: &[u32], i: &mut usize, base: usize) -> u32 {
+        let start = self.btoks.len() as u32;
+        while *i < code.len() && code[*i] >= CLASS {
+            let unit = code[*i];
+            *i += 1;
+            let tok = if unit < NEW {
+                unit - CLASS
+            } else if unit < REF {
+                let id = self.next_label;
+                self.next_label += 1;
+                self.names.push(id);
+                LABEL + id
+            } else {
+                LABEL + self.names[base + (unit - REF) as usize]
+            };
+            self.btoks.push(tok);
+        }
+        self.bnds.push((start, self.btoks.len() as u32));
+        self.bnds.len() as u32 - 1
+    }
+
+    /// A land that is not a tree is written as stored.
+    fn stored_order(&mut self, shape: &Shape, land: usize) {
+        let (rs, re) = (shape.land[land] as usize, shape.land[land + 1] as usize);
+        let mut ids: Vec<(u32, u32)> = Vec::new();
+        for r in rs..re {
+            let region = self.new_region();
+            for b in shape.reg[r] as usize..shape.reg[r + 1] as usize {
+                let start = self.btoks.len() as u32;
+                for &t in &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize] {
+                    let tok = if t >= LABEL_BASE {
+                        let g = t - LABEL_BASE;
+                        match ids.iter().find(|&&(gl, _)| gl == g) {
+                            Some(&(_, id)) => LABEL + id,
+                            None => {
+                                let id = self.next_label;
+                                self.next_label += 1;
+                                ids.push((g, id));
+                                LABEL + id
+                            }
+                        }
+                    } else {
+                        t
+                    };
+                    self.btoks.push(tok);
+                }
+                self.bnds.push((start, self.btoks.len() as u32));
+                self.pairs.push((region, self.bnds.len() as u32 - 1));
+            }
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! The abstract shape a canonical form is computed from: a position with the chosen reductions
+//! applied, split into independent lands, every spot written as its class or as a label.
+
+use crate::position::Position;
+use crate::setup::UnionFind;
+use crate::spot::SpotId;
+
+/// Tokens below this are anonymous spots (their class); `LABEL_BASE + i` is label `i`.
+pub(crate) const LABEL_BASE: u32 = 1 << 30;
+
+/// What is kept of a position before canonicalising.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Mode {
+    /// Drop regions with fewer than two lives.
+    pub(crate) drop_dead: bool,
+    /// Drop stumps (spots with no life).
+    pub(crate) drop_stumps: bool,
+    /// Apply GLOP's reductions (repeated adjacent spots, merged small regions).
+    pub(crate) glop: bool,
+    /// Identify a position with its mirror image.
+    pub(crate) mirror: bool,
+}
+
+impl Mode {
+    /// Everything kept: positions up to renumbering and mirror image.
+    pub(crate) const FULL: Mode = Mode {
+        drop_dead: false,
+        drop_stumps: false,
+        glop: false,
+        mirror: true,
+    };
+    /// Dead regions and stumps dropped (spec 2.6).
+    pub(crate) const PLAIN: Mode = Mode {
+        drop_dead: true,
+        drop_stumps: true,
+        glop: false,
+        mirror: true,
+    };
+    /// `PLAIN` and GLOP's reductions.
+    pub(crate) const GLOP: Mode = Mode {
+        drop_dead: true,
+        drop_stumps: true,
+        glop: true,
+        mirror: true,
+    };
+}
+
+/// A reduced position, land by land.
+#[derive(Default, Debug)]
+pub(crate) struct Shape {
+    /// Per occurrence: an anonymous class (below `LABEL_BASE`) or `LABEL_BASE + label`.
+    pub(crate) toks: Vec<u32>,
+    /// Boundary `b` is `toks[bnd[b]..bnd[b + 1]]`.
+    pub(crate) bnd: Vec<u32>,
+    /// Region `r` is the boundaries `reg[r]..reg[r + 1]`.
+    pub(crate) reg: Vec<u32>,
+    /// Land `l` is the regions `land[l]..land[l + 1]`.
+    pub(crate) land: Vec<u32>,
+    /// Per boundary: whether its spots form a bag (a merged region, whose order does not matter).
+    pub(crate) bag: Vec<bool>,
+    /// The class of every label (labels are numbered from 0 over the whole shape).
+    pub(crate) label_class: Vec<u8>,
+}
+
+/// Scratch space for building shapes.
+#[derive(Default, Debug)]
+pub(crate) struct ShapeScratch {
+    /// Kept spots, region by region (before lands are known).
+    kept: Vec<SpotId>,
+    kept_bnd: Vec<u32>,
+    kept_reg: Vec<u32>,
+    /// Per kept boundary: whether it is a merged region's bag.
+    kept_bag: Vec<bool>,
+    /// Per kept region: its lives.
+    region_lives: Vec<u32>,
+    /// Per spot index: occurrences among kept spots.
+    occ: Vec<u8>,
+    /// Per spot index: the first and last kept regions it was met in.
+    first_region: Vec<u32>,
+    last_region: Vec<u32>,
+    /// Per spot index: the label, or `u32::MAX`.
+    label: Vec<u32>,
+    /// Per spot index: boundaries it was met on (for label classes).
+    first_boundary: Vec<u32>,
+    same_boundary: Vec<bool>,
+    /// Per kept region: its land root, and the order of regions by land.
+    order: Vec<u32>,
+    land_of: Vec<u32>,
+    tmp: Vec<SpotId>,
+}
+
+impl ShapeScratch {
+    fn reset_spot_tables(&mut self, n: usize) {
+        for v in [
+            &mut self.first_region,
+            &mut self.last_region,
+            &mut self.label,
+            &mut self.first_boundary,
+        ] {
+            v.clear();
+            v.resize(n, u32::MAX);
+        }
+        self.occ.clear();
+        self.occ.resize(n, 0);
+        self.same_boundary.clear();
+        self.same_boundary.resize(n, false);
+    }
+}
+
+/// Builds the shape of `pos` under `mode` into `shape`.
+pub(crate) fn build(pos: &Position, mode: Mode, scratch: &mut ShapeScratch, shape: &mut Shape) {
+    let n_ids = pos.lives.len();
+    scratch.reset_spot_tables(n_ids);
+    scratch.kept.clear();
+    scratch.kept_bnd.clear();
+    scratch.kept_bnd.push(0);
+    scratch.kept_reg.clear();
+    scratch.kept_reg.push(0);
+    scratch.kept_bag.clear();
+    scratch.region_lives.clear();
+    // 1. The regions kept, with the spots kept on their boundaries.
+    for r in 0..pos.region_count() {
+        let lives = pos.region_lives(r);
+        if mode.drop_dead && lives < 2 {
+            continue;
+        }
+        let (bs, be) = pos.region_bounds(r);
+        for b in bs..be {
+            let start = scratch.kept.len();
+            for &c in pos.boundary_slice(b) {
+                if !mode.drop_stumps || pos.lives_at(c) > 0 {
+                    scratch.kept.push(c);
+                }
+            }
+            if mode.glop {
+                collapse_repeats(&mut scratch.kept, start);
+            }
+            if scratch.kept.len() > start {
+                scratch.kept_bnd.push(scratch.kept.len() as u32);
+                scratch.kept_bag.push(false);
+            }
+        }
+        if *scratch.kept_reg.last().expect("starts with 0") as usize != scratch.kept_bnd.len() - 1 {
+            scratch.kept_reg.push(scratch.kept_bnd.len() as u32 - 1);
+            scratch.region_lives.push(lives);
+        }
+    }
+    let nr = scratch.kept_reg.len() - 1;
+    // 2. Occurrences among kept spots, and whether both corners of a spot are in one region.
+    count_occurrences(scratch);
+    // 3. GLOP: a region with two or three lives is one boundary: its spots shared with other
+    //    regions, seeds and sprouts in order, then a `2` per private 1-life spot.
+    if mode.glop && (0..nr).any(|r| (2..=3).contains(&scratch.region_lives[r])) {
+        merge_small_regions(pos, scratch);
+        count_occurrences(scratch);
+    }
+    // 4. Labels, lands, and the shape.
+    label_and_emit(pos, scratch, shape);
+}
+
+/// Removes cyclically repeated adjacent spots from `kept[start..]` (`1AA` -> `1A`).
+fn collapse_repeats(kept: &mut Vec<SpotId>, start: usize) {
+    let mut w = start;
+    for k in start..kept.len() {
+        if w > start && kept[w - 1] == kept[k] {
+            continue;
+        }
+        kept[w] = kept[k];
+        w += 1;
+    }
+    kept.truncate(w);
+    while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
+        kept.pop();
+    }
+}
+
+fn count_occurrences(scratch: &mut ShapeScratch) {
+    let nr = scratch.kept_reg.len() - 1;
+    for &c in &scratch.kept {
+        scratch.occ[c.index()] = 0;
+        scratch.first_region[c.index()] = u32::MAX;
+        scratch.last_region[c.index()] = u32::MAX;
+        scratch.first_boundary[c.index()] = u32::MAX;
+        scratch.same_boundary[c.index()] = false;
+    }
+    for r in 0..nr {
+        for b in scratch.kept_reg[r] as usize..scratch.kept_reg[r + 1] as usize {
+            for k in scratch.kept_bnd[b] as usize..scratch.kept_bnd[b + 1] as usize {
+                let i = scratch.kept[k].index();
+                scratch.occ[i] = scratch.occ[i].saturating_add(1);
+                scratch.last_region[i] = r as u32;
+                if scratch.first_region[i] == u32::MAX {
+                    scratch.first_region[i] = r as u32;
+                    scratch.first_boundary[i] = b as u32;
+                    scratch.same_boundary[i] = true;
+                } else if scratch.first_boundary[i] != b as u32 {
+                    scratch.same_boundary[i] = false;
+                }
+            }
+        }
+    }
+}
+
+/// Merges the boundaries of every kept region with two or three lives (GLOP's
+/// `Region_spr::merge_boundaries`; the reduction is checked by brute force in the tests): the
+/// region becomes one boundary made of its spots shared with other regions, seeds and sprouts in
+/// order, followed by each private 1-life spot once (met once, or twice in this region; it is then
+/// met once, GLOP's `2`).
+fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
+    let nr = scratch.kept_reg.len() - 1;
+    let mut kept = std::mem::take(&mut scratch.tmp);
+    kept.clear();
+    let mut bnd = vec![0u32];
+    let mut reg = vec![0u32];
+    let mut bag = Vec::new();
+    let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
+    for r in 0..nr {
+        let (bs, be) = (
+            scratch.kept_reg[r] as usize,
+            scratch.kept_reg[r + 1] as usize,
+        );
+        if (2..=3).contains(&scratch.region_lives[r]) {
+            let start = kept.len();
+            privates.clear();
+            for k in scratch.kept_bnd[bs] as usize..scratch.kept_bnd[be] as usize {
+                let c = scratch.kept[k];
+                let i = c.index();
+                let l = pos.lives_at(c);
+                let shared = scratch.first_region[i] != scratch.last_region[i];
+                if l >= 2 || shared {
+                    kept.push(c);
+                } else if !privates.contains(&c) {
+                    privates.push(c);
+                }
+            }
+            kept.extend_from_slice(&privates);
+            if kept.len() > start {
+                bnd.push(kept.len() as u32);
+                bag.push(true);
+            }
+        } else {
+            for b in bs..be {
+                kept.extend_from_slice(
+                    &scratch.kept[scratch.kept_bnd[b] as usize..scratch.kept_bnd[b + 1] as usize],
+                );
+                bnd.push(kept.len() as u32);
+                bag.push(false);
+            }
+        }
+        reg.push(bnd.len() as u32 - 1);
+    }
+    scratch.tmp = std::mem::replace(&mut scratch.kept, kept);
+    scratch.kept_bnd = bnd;
+    scratch.kept_reg = reg;
+    scratch.kept_bag = bag;
+}
+
+/// Labels the spots met more than once (in the plain modes only 1-life spots can be), splits the kept
+/// regions into lands and writes the shape.
+fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape) {
+    let nr = scratch.kept_reg.len() - 1;
+    shape.toks.clear();
+    shape.bnd.clear();
+    shape.bnd.push(0);
+    shape.reg.clear();
+    shape.reg.push(0);
+    shape.land.clear();
+    shape.land.push(0);
+    shape.bag.clear();
+    shape.label_class.clear();
+    // Lands: regions joined by a labelled spot met in both.
+    let mut uf = UnionFind::new(nr);
+    let mut any_link = false;
+    for r in 0..nr {
+        for k in scratch.kept_bnd[scratch.kept_reg[r] as usize] as usize
+            ..scratch.kept_bnd[scratch.kept_reg[r + 1] as usize] as usize
+        {
+            let c = scratch.kept[k];
+            let i = c.index();
+            if scratch.occ[i] >= 2 && scratch.first_region[i] != r as u32 {
+                uf.union(scratch.first_region[i], r as u32);
+                any_link = true;
+            }
+        }
+    }
+    scratch.order.clear();
+    scratch.order.extend(0..nr as u32);
+    scratch.land_of.clear();
+    for r in 0..nr as u32 {
+        let root = uf.find(r);
+        scratch.land_of.push(root);
+    }
+    if any_link {
+        let land_of = &scratch.land_of;
+        scratch.order.sort_by_key(|&r| land_of[r as usize]);
+    }
+    let mut n_labels = 0u32;
+    for (k, &r) in scratch.order.iter().enumerate() {
+        if k > 0 && scratch.land_of[r as usize] != scratch.land_of[scratch.order[k - 1] as usize] {
+            shape.land.push(shape.reg.len() as u32 - 1);
+        }
+        let r = r as usize;
+        for b in scratch.kept_reg[r] as usize..scratch.kept_reg[r + 1] as usize {
+            for kk in scratch.kept_bnd[b] as usize..scratch.kept_bnd[b + 1] as usize {
+                let c = scratch.kept[kk];
+                let i = c.index();
+                let l = pos.lives_at(c);
+                let o = scratch.occ[i];
+                let tok = if o >= 2 {
+                    if scratch.label[i] == u32::MAX {
+                        scratch.label[i] = n_labels;
+                        n_labels += 1;
+                        shape
+                            .label_class
+                            .push(label_class(l, o, scratch.same_boundary[i]));
+                    }
+                    LABEL_BASE + scratch.label[i]
+                } else {
+                    u32::from(3 - l)
+                };
+                shape.toks.push(tok);
+            }
+            shape.bnd.push(shape.toks.len() as u32);
+            shape.bag.push(scratch.kept_bag[b]);
+        }
+        shape.reg.push(shape.bnd.len() as u32 - 1);
+    }
+    if nr > 0 {
+        shape.land.push(shape.reg.len() as u32 - 1);
+    }
+    // Reset the label table for the next use.
+    for &c in &scratch.kept {
+        scratch.label[c.index()] = u32::MAX;
+    }
+}
+
+/// The class of a label: its lives, how often it is met, and whether all its corners are on one
+/// boundary (GLOP's lower-case letters, in the plain modes).
+pub(crate) fn label_class(lives: u8, occ: u8, same_boundary: bool) -> u8 {
+    8 + lives * 8 + (occ.min(3) - 2) * 2 + u8::from(same_boundary)
+}

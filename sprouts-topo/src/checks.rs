@@ -1,0 +1,180 @@
+//! Checks shared by the fuzz targets and by the tests that replay the fuzz corpus. Each one panics
+//! when the property it checks fails, which is how a fuzzer reports a finding.
+
+use crate::notation;
+use crate::position::Position;
+use crate::spot::SpotId;
+
+/// The position with its spots renamed by a permutation drawn from `seed`.
+pub fn renumbered(pos: &Position, seed: u64) -> Position {
+    let ids: Vec<SpotId> = pos.spots().map(|(s, _)| s).collect();
+    let mut shuffled = ids.clone();
+    // A small deterministic shuffle (an LCG), enough to move every spot around.
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    for i in (1..shuffled.len()).rev() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let j = (state >> 33) as usize % (i + 1);
+        shuffled.swap(i, j);
+    }
+    let map = |s: SpotId| shuffled[ids.binary_search(&s).expect("a spot of the position")];
+    let mut setup = pos.to_setup();
+    for region in &mut setup.regions {
+        for boundary in region.iter_mut() {
+            for c in boundary.iter_mut() {
+                *c = map(*c);
+            }
+        }
+    }
+    for (s, _) in &mut setup.lives {
+        *s = map(*s);
+    }
+    match Position::from_setup(setup) {
+        Ok(p) => p,
+        Err(e) => e.ignore_incomplete().expect("renaming keeps the rules"),
+    }
+}
+
+/// Parsing never panics; a parsed position keeps its invariants, writes to a text that reads back
+/// as the same position, and its canonical form is a fixed point.
+pub fn notation_roundtrip(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if text.len() > 2048 {
+        return;
+    }
+    match notation::parse(text) {
+        Ok(p) => {
+            if let Err(e) = p.check_invariants() {
+                panic!("{text:?} parsed to a position breaking its rules: {e}");
+            }
+            let written = p.to_glop();
+            let q = notation::parse(&written).unwrap_or_else(|e| {
+                panic!("{text:?} was written as {written:?}, which does not read: {e}")
+            });
+            assert_eq!(q, p, "{text:?} -> {written:?} reads as another position");
+            assert_eq!(q.to_glop(), written, "writing is not stable for {text:?}");
+            if p.spot_count() <= 64 {
+                let c = p.canonical();
+                let back = notation::parse(c.as_str()).unwrap_or_else(|e| {
+                    panic!("the canonical form {c} of {text:?} does not read: {e}")
+                });
+                assert_eq!(
+                    back.canonical(),
+                    c,
+                    "the canonical form of {text:?} is not a fixed point"
+                );
+                let m = p.mirrored();
+                assert_eq!(
+                    m.canonical(),
+                    c,
+                    "the mirror image of {text:?} has another form"
+                );
+            }
+        }
+        Err(e) => assert!(
+            e.offset() <= text.len(),
+            "error offset past the end for {text:?}"
+        ),
+    }
+}
+
+/// Plays the moves chosen by `data` from a small start, checking that every listed move is legal
+/// and that the counts of families, moves and distinct moves agree.
+pub fn legal_moves_are_legal(data: &[u8]) {
+    let Some((&n, choices)) = data.split_first() else {
+        return;
+    };
+    let mut pos = Position::new(1 + u32::from(n % 6));
+    for pair in choices.chunks(2) {
+        let families = pos.families();
+        let all: Vec<_> = pos.moves().collect();
+        let expected: u128 = families.iter().map(|f| f.move_count()).sum();
+        assert_eq!(
+            all.len() as u128,
+            expected,
+            "moves and families disagree in {pos:?}"
+        );
+        let distinct: u128 = families.iter().map(|f| f.distinct_move_count()).sum();
+        assert_eq!(pos.distinct_moves().count() as u128, distinct);
+        assert_eq!(
+            all.is_empty(),
+            pos.is_over(),
+            "moves exist exactly when the game is not over"
+        );
+        for mv in &all {
+            assert!(pos.is_legal(mv), "listed move {mv:?} is illegal in {pos:?}");
+        }
+        if all.is_empty() {
+            return;
+        }
+        let idx = usize::from(pair[0]) | (usize::from(*pair.get(1).unwrap_or(&0)) << 8);
+        let mv = &all[idx % all.len()];
+        pos = pos.play(mv).expect("a listed move plays");
+    }
+}
+
+/// Plays the moves chosen by `data`, checking the position's invariants after every move, the
+/// conservation of lives, and that canonical forms do not depend on the spots' names, the
+/// rotation of boundaries or the mirror image.
+pub fn play_preserves_invariants(data: &[u8]) {
+    let Some((&n, choices)) = data.split_first() else {
+        return;
+    };
+    let mut pos = Position::new(1 + u32::from(n % 7));
+    for &c in choices {
+        let moves: Vec<_> = pos.distinct_moves().collect();
+        if moves.is_empty() {
+            assert!(pos.is_over());
+            return;
+        }
+        let mv = &moves[usize::from(c) % moves.len()];
+        let next = pos.play(mv).expect("a listed move plays");
+        if let Err(e) = next.check_invariants() {
+            panic!(
+                "{} in {pos:?} gives an invalid position: {e}",
+                mv.describe(&pos)
+            );
+        }
+        assert!(next.is_complete(), "a played position is complete");
+        assert_eq!(
+            next.total_lives() + 1,
+            pos.total_lives(),
+            "a move removes one life"
+        );
+        assert_eq!(
+            next.spot_count(),
+            pos.spot_count() + 1,
+            "a move adds one spot"
+        );
+        let canon = next.canonical();
+        assert!(canon.is_exact());
+        let renamed = renumbered(&next, u64::from(c) * 7919 + 1);
+        assert_eq!(
+            renamed.canonical(),
+            canon,
+            "renumbering changed the form of {next:?}"
+        );
+        assert_eq!(
+            next.mirrored().canonical(),
+            canon,
+            "the mirror image changed the form of {next:?}"
+        );
+        assert_eq!(
+            next.mirrored().game_key(),
+            next.game_key(),
+            "the game key is mirror-invariant"
+        );
+        let reread = Position::parse_glop(&next.to_glop()).expect("written positions read back");
+        assert_eq!(
+            reread.canonical(),
+            canon,
+            "writing and reading changed the form of {next:?}"
+        );
+        pos = next;
+    }
+}
