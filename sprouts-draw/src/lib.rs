@@ -47,8 +47,8 @@
 mod analyse;
 mod board;
 mod drawing;
-// mod saved;
-// pub mod svg;
+mod saved;
+pub mod svg;
 // #[cfg(feature = "testing")]
 // pub mod testing;
 
@@ -62,4 +62,4 @@ pub use drawing::{
     Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, Settings,
     WorldSize,
 };
-// pub use saved::{LoadError, SavedGame, SAVED_GAME_VERSION};
+pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};

@@ -1,0 +1,273 @@
+//! Saved games: a versioned JSON format that reloads a game exactly (spec 7.4's files).
+//!
+//! ```json
+//! {
+//!   "format": "sprouts-game",
+//!   "version": 1,
+//!   "world": { "width": 1280.0, "height": 720.0 },
+//!   "settings": { "min_clearance": 6.0, "comfort_distance": 40.0, "room_vs_length": 1.0, "spot_radius": 5.0 },
+//!   "start_spots": 2,
+//!   "spots": [ { "id": 1, "x": 320.0, "y": 360.0, "radius": 5.0 }, ... ],
+//!   "curves": [ { "from": 1, "to": 3, "origin": { "move": 0, "half": "first" },
+//!                 "spline": { "pieces": [ { "h": 80.0, "points": [[320.0, 360.0], ...] } ] } }, ... ],
+//!   "moves": [ { "words": "1 -> 2", "notation": "1-2@1,3,2,3;1:2,2:2,3:1;4" } ]
+//! }
+//! ```
+//!
+//! Loading checks everything: the JSON and its fields (unknown fields are refused), the version,
+//! the spots and curves, every move replayed in `sprouts-topo` (its words must be the words of the
+//! move it names), and the picture against the position the moves make (the authority check).
+
+use serde::{Deserialize, Serialize};
+use sprouts_geom::{Point, Spline};
+use sprouts_topo::{MoveNotation, SpotId};
+
+use crate::board::{Board, BoardError};
+use crate::drawing::{Curve, CurveOrigin, Drawing, DrawingError, DrawnSpot, Settings, WorldSize};
+
+/// The version of the saved-game format this crate writes and reads.
+pub const SAVED_GAME_VERSION: u32 = 1;
+
+/// The value of the `format` field.
+const FORMAT: &str = "sprouts-game";
+
+/// Why a saved game could not be loaded. Nothing is changed by a failed load.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The text is not JSON of the saved-game layout.
+    #[error("not a saved game: {0}")]
+    Json(String),
+    /// The `format` field names another kind of file.
+    #[error("not a saved game: the format is `{0}`, not `sprouts-game`")]
+    Format(String),
+    /// A version this program does not read.
+    #[error("saved-game version {found} is not supported (this program reads version {supported})")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this program reads.
+        supported: u32,
+    },
+    /// A spot identity of 0.
+    #[error("spot identities start at 1; the file has spot 0")]
+    SpotZero,
+    /// The spots and curves do not make a drawing.
+    #[error("the picture is not well formed: {0}")]
+    Drawing(#[from] DrawingError),
+    /// A move's notation cannot be read.
+    #[error("move {index}: {reason}")]
+    Notation {
+        /// The move's index (0 for the first move).
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A move's words are not the words of the move its notation names.
+    #[error("move {index}: the file says `{saved}`, but its notation names the move `{actual}`")]
+    Words {
+        /// The move's index.
+        index: usize,
+        /// The words in the file.
+        saved: String,
+        /// The words of the move.
+        actual: String,
+    },
+    /// The moves, the settings or the picture are refused: an illegal move, bad settings, a
+    /// picture that is not a position or shows another position than the moves make.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    version: Option<u32>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpotRepr {
+    id: u32,
+    x: f64,
+    y: f64,
+    radius: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CurveRepr {
+    from: u32,
+    to: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    origin: Option<CurveOrigin>,
+    spline: Spline,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRepr {
+    words: String,
+    notation: String,
+}
+
+/// A saved game: everything needed to reload a game exactly (world size, settings, spots,
+/// curves, the moves in words and in topological form), in the JSON layout shown in the module
+/// docs.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame {
+    format: String,
+    version: u32,
+    world: WorldSize,
+    settings: Settings,
+    start_spots: u32,
+    spots: Vec<SpotRepr>,
+    curves: Vec<CurveRepr>,
+    moves: Vec<MoveRepr>,
+}
+
+impl SavedGame {
+    /// The saved form of a board (its undo history is not saved).
+    pub fn from_board(board: &Board) -> SavedGame {
+        let d = board.drawing();
+        SavedGame {
+            format: FORMAT.to_owned(),
+            version: SAVED_GAME_VERSION,
+            world: d.world(),
+            settings: *board.settings(),
+            start_spots: board.start_spots(),
+            spots: d
+                .spots()
+                .iter()
+                .map(|s| SpotRepr {
+                    id: s.id.get(),
+                    x: s.centre.x,
+                    y: s.centre.y,
+                    radius: s.radius,
+                })
+                .collect(),
+            curves: d
+                .curves()
+                .iter()
+                .map(|c| CurveRepr {
+                    from: c.from.get(),
+                    to: c.to.get(),
+                    origin: c.origin,
+                    spline: c.spline.clone(),
+                })
+                .collect(),
+            moves: board
+                .moves()
+                .iter()
+                .map(|m| MoveRepr {
+                    words: m.words.clone(),
+                    notation: m.notation.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The JSON text (pretty-printed, every number written so that it reads back exactly).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a saved game always serialises")
+    }
+
+    /// Reads the JSON text, checking its layout and version (the game itself is checked by
+    /// [`SavedGame::into_board`]).
+    ///
+    /// # Errors
+    /// [`LoadError::Json`], [`LoadError::Format`] or [`LoadError::Version`].
+    pub fn from_json(text: &str) -> Result<SavedGame, LoadError> {
+        let header: Header = serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))?;
+        match header.format.as_deref() {
+            Some(FORMAT) => {}
+            Some(other) => return Err(LoadError::Format(other.to_owned())),
+            None => return Err(LoadError::Json("the field `format` is missing".to_owned())),
+        }
+        match header.version {
+            Some(SAVED_GAME_VERSION) => {}
+            Some(found) => {
+                return Err(LoadError::Version {
+                    found,
+                    supported: SAVED_GAME_VERSION,
+                });
+            }
+            None => return Err(LoadError::Json("the field `version` is missing".to_owned())),
+        }
+        serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))
+    }
+
+    /// The board of the saved game: the picture is built, the moves replayed in `sprouts-topo`
+    /// from the start, each move's words checked against the move its notation names, and the
+    /// picture checked to show the position the moves make.
+    ///
+    /// # Errors
+    /// Any [`LoadError`] but the JSON ones.
+    pub fn into_board(self) -> Result<Board, LoadError> {
+        let spot = |n: u32| SpotId::new(n).ok_or(LoadError::SpotZero);
+        let mut drawing = Drawing::new(self.world)?;
+        for s in &self.spots {
+            drawing.add_spot(DrawnSpot {
+                id: spot(s.id)?,
+                centre: Point::new(s.x, s.y),
+                radius: s.radius,
+            })?;
+        }
+        for c in self.curves {
+            drawing.add_curve(Curve {
+                from: spot(c.from)?,
+                to: spot(c.to)?,
+                spline: c.spline,
+                origin: c.origin,
+            })?;
+        }
+        let notations: Vec<MoveNotation> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(index, m)| {
+                m.notation.parse::<MoveNotation>().map_err(|e| LoadError::Notation {
+                    index,
+                    reason: e.to_string(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let board = Board::from_game(self.start_spots, &notations, drawing, self.settings)?;
+        for (index, (saved, played)) in self.moves.iter().zip(board.moves()).enumerate() {
+            if saved.words != played.words {
+                return Err(LoadError::Words {
+                    index,
+                    saved: saved.words.clone(),
+                    actual: played.words.clone(),
+                });
+            }
+        }
+        Ok(board)
+    }
+}
+
+impl Board {
+    /// The board as a saved game in JSON (see [`SavedGame`]).
+    pub fn to_json(&self) -> String {
+        SavedGame::from_board(self).to_json()
+    }
+
+    /// A board from a saved game in JSON, fully checked (see [`SavedGame::into_board`]).
+    ///
+    /// # Errors
+    /// Any [`LoadError`].
+    pub fn from_json(text: &str) -> Result<Board, LoadError> {
+        SavedGame::from_json(text)?.into_board()
+    }
+
+    /// Replaces this board by the saved game in `text`, or leaves it exactly as it was if the
+    /// text does not load.
+    ///
+    /// # Errors
+    /// Any [`LoadError`].
+    pub fn load_json(&mut self, text: &str) -> Result<(), LoadError> {
+        *self = Board::from_json(text)?;
+        Ok(())
+    }
+}
