@@ -49,8 +49,8 @@ mod board;
 mod drawing;
 mod saved;
 pub mod svg;
-// #[cfg(feature = "testing")]
-// pub mod testing;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use analyse::{
     AnalyseError, Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS, analyse,

@@ -179,7 +179,8 @@ impl SavedGame {
     /// # Errors
     /// [`LoadError::Json`], [`LoadError::Format`] or [`LoadError::Version`].
     pub fn from_json(text: &str) -> Result<SavedGame, LoadError> {
-        let header: Header = serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))?;
+        let header: Header =
+            serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))?;
         match header.format.as_deref() {
             Some(FORMAT) => {}
             Some(other) => return Err(LoadError::Format(other.to_owned())),
@@ -227,10 +228,12 @@ impl SavedGame {
             .iter()
             .enumerate()
             .map(|(index, m)| {
-                m.notation.parse::<MoveNotation>().map_err(|e| LoadError::Notation {
-                    index,
-                    reason: e.to_string(),
-                })
+                m.notation
+                    .parse::<MoveNotation>()
+                    .map_err(|e| LoadError::Notation {
+                        index,
+                        reason: e.to_string(),
+                    })
             })
             .collect::<Result<_, _>>()?;
         let board = Board::from_game(self.start_spots, &notations, drawing, self.settings)?;

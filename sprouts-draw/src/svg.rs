@@ -66,7 +66,10 @@ pub fn drawing_svg(drawing: &Drawing, analysis: &Analysis, options: &SvgOptions)
     let _ = writeln!(out, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
     let pos = analysis.position();
     if options.shade_regions {
-        let _ = writeln!(out, r#"<g class="regions" fill-rule="evenodd" stroke="none">"#);
+        let _ = writeln!(
+            out,
+            r#"<g class="regions" fill-rule="evenodd" stroke="none">"#
+        );
         let mut live = 0;
         for region in pos.regions() {
             let fill = if region.is_alive() {
@@ -176,7 +179,11 @@ fn walk_path(drawing: &Drawing, walk: &[HalfEdgeId], d: &mut String) {
 fn num(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
+    }
 }
 
 /// Why a PNG could not be made.
@@ -216,7 +223,11 @@ pub fn svg_to_png(svg: &str, scale: f64) -> Result<Vec<u8>, PngError> {
     }
     let mut pixmap = tiny_skia::Pixmap::new(w as u32, h as u32).ok_or(PngError::Size(w, h))?;
     let s = scale as f32;
-    resvg::render(&tree, tiny_skia::Transform::from_scale(s, s), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(s, s),
+        &mut pixmap.as_mut(),
+    );
     pixmap
         .encode_png()
         .map_err(|e| PngError::Encode(e.to_string()))
