@@ -155,7 +155,7 @@ pub struct MoveContext {
 #[derive(Clone, Debug)]
 pub struct Board {
     settings: Settings,
-    start_spots: u32,
+    start: Position,
     state: State,
     undo: Vec<Step>,
     redo: Vec<Step>,
@@ -171,17 +171,18 @@ impl Board {
             return Err(BoardError::BadSettings(settings));
         }
         let drawing = Drawing::with_seeds(world, n, settings.spot_radius)?;
-        Board::from_game(n, &[], drawing, settings)
+        Board::from_game(Position::new(n), &[], drawing, settings)
     }
 
-    /// A board for a game of `start_spots` seeds after `moves` (in topological form), with its
-    /// picture: the moves are replayed in `sprouts-topo` and the picture must show the position
-    /// they make (the authority check).
+    /// A board for a game from `start` (usually `Position::new(n)`, or any drawable position
+    /// for a custom start) after `moves` (in topological form), with its picture: the moves are
+    /// replayed in `sprouts-topo` and the picture must show the position they make (the
+    /// authority check).
     ///
     /// # Errors
     /// Bad settings, an illegal move, a picture that is not a position or shows another one.
     pub fn from_game(
-        start_spots: u32,
+        start: Position,
         moves: &[MoveNotation],
         drawing: Drawing,
         settings: Settings,
@@ -189,7 +190,7 @@ impl Board {
         if !settings.is_valid() {
             return Err(BoardError::BadSettings(settings));
         }
-        let mut pos = Position::new(start_spots);
+        let mut pos = start.clone();
         let mut played = Vec::with_capacity(moves.len());
         for (index, n) in moves.iter().enumerate() {
             let mv = n.to_move(&pos).map_err(|e| BoardError::IllegalMove {
@@ -211,7 +212,7 @@ impl Board {
         check(&pos, analysis.position()).map_err(BoardError::Mismatch)?;
         Ok(Board {
             settings,
-            start_spots,
+            start,
             state: State {
                 drawing,
                 analysis,
@@ -254,9 +255,9 @@ impl Board {
         Ok(())
     }
 
-    /// The number of seeds the game started with.
-    pub fn start_spots(&self) -> u32 {
-        self.start_spots
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
     }
 
     /// The moves played so far.

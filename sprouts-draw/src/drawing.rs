@@ -125,6 +125,11 @@ impl Default for Settings {
     }
 }
 
+/// The largest spot identity a drawing accepts (about a million): positions store lives by
+/// identity, so an absurd identity in a file would otherwise cost absurd memory. A game of
+/// `n` seeds has at most `4 n - 1` spots.
+pub const MAX_SPOT_ID: u32 = 1 << 20;
+
 /// A spot of the picture: its identity (shared with `sprouts-topo`), centre and drawn radius.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct DrawnSpot {
@@ -210,6 +215,9 @@ pub enum DrawingError {
     /// Too many curves to number.
     #[error("too many curves")]
     TooManyCurves,
+    /// A spot identity above [`MAX_SPOT_ID`].
+    #[error("spot {0} is above the largest spot identity a drawing accepts ({MAX_SPOT_ID})")]
+    SpotIdTooLarge(SpotId),
     /// A spline could not be made or cut.
     #[error("bad spline: {0}")]
     BadSpline(sprouts_geom::SplineError),
@@ -381,7 +389,8 @@ impl Drawing {
     /// Adds a spot.
     ///
     /// # Errors
-    /// [`DrawingError::DuplicateSpot`] or [`DrawingError::BadSpot`].
+    /// [`DrawingError::DuplicateSpot`], [`DrawingError::BadSpot`] or
+    /// [`DrawingError::SpotIdTooLarge`].
     pub fn add_spot(&mut self, spot: DrawnSpot) -> Result<(), DrawingError> {
         if !(spot.centre.x.is_finite()
             && spot.centre.y.is_finite()
@@ -389,6 +398,9 @@ impl Drawing {
             && spot.radius >= 0.0)
         {
             return Err(DrawingError::BadSpot(spot.id));
+        }
+        if spot.id.get() > MAX_SPOT_ID {
+            return Err(DrawingError::SpotIdTooLarge(spot.id));
         }
         if self.spot(spot.id).is_some() {
             return Err(DrawingError::DuplicateSpot(spot.id));

@@ -59,7 +59,7 @@ pub use board::{
     Board, BoardError, Mismatch, MoveContext, PlayedMove, Step, StepKind, TransactionError,
 };
 pub use drawing::{
-    Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, Settings,
-    WorldSize,
+    Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
+    Settings, WorldSize,
 };
 pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};

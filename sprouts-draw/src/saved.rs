@@ -6,7 +6,7 @@
 //!   "version": 1,
 //!   "world": { "width": 1280.0, "height": 720.0 },
 //!   "settings": { "min_clearance": 6.0, "comfort_distance": 40.0, "room_vs_length": 1.0, "spot_radius": 5.0 },
-//!   "start_spots": 2,
+//!   "start": { "spots": 2 },
 //!   "spots": [ { "id": 1, "x": 320.0, "y": 360.0, "radius": 5.0 }, ... ],
 //!   "curves": [ { "from": 1, "to": 3, "origin": { "move": 0, "half": "first" },
 //!                 "spline": { "pieces": [ { "h": 80.0, "points": [[320.0, 360.0], ...] } ] } }, ... ],
@@ -20,10 +20,12 @@
 
 use serde::{Deserialize, Serialize};
 use sprouts_geom::{Point, Spline};
-use sprouts_topo::{MoveNotation, SpotId};
+use sprouts_topo::{Lives, MoveNotation, Position, Setup, SpotId};
 
 use crate::board::{Board, BoardError};
-use crate::drawing::{Curve, CurveOrigin, Drawing, DrawingError, DrawnSpot, Settings, WorldSize};
+use crate::drawing::{
+    Curve, CurveOrigin, Drawing, DrawingError, DrawnSpot, MAX_SPOT_ID, Settings, WorldSize,
+};
 
 /// The version of the saved-game format this crate writes and reads.
 pub const SAVED_GAME_VERSION: u32 = 1;
@@ -49,6 +51,9 @@ pub enum LoadError {
         /// The version this program reads.
         supported: u32,
     },
+    /// The start position is not a drawable position.
+    #[error("the start position is refused: {0}")]
+    Start(String),
     /// A spot identity of 0.
     #[error("spot identities start at 1; the file has spot 0")]
     SpotZero,
@@ -83,6 +88,19 @@ pub enum LoadError {
 struct Header {
     format: Option<String>,
     version: Option<u32>,
+}
+
+/// Where the game started: `n` seeds, or a position given as regions of boundaries of spot
+/// numbers with every spot's lives and the next spot (a custom start).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+enum StartRepr {
+    Spots(u32),
+    Position {
+        regions: Vec<Vec<Vec<u32>>>,
+        lives: Vec<(u32, u8)>,
+        next: u32,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -121,7 +139,7 @@ pub struct SavedGame {
     version: u32,
     world: WorldSize,
     settings: Settings,
-    start_spots: u32,
+    start: StartRepr,
     spots: Vec<SpotRepr>,
     curves: Vec<CurveRepr>,
     moves: Vec<MoveRepr>,
@@ -136,7 +154,7 @@ impl SavedGame {
             version: SAVED_GAME_VERSION,
             world: d.world(),
             settings: *board.settings(),
-            start_spots: board.start_spots(),
+            start: start_repr(board.start()),
             spots: d
                 .spots()
                 .iter()
@@ -206,7 +224,11 @@ impl SavedGame {
     /// # Errors
     /// Any [`LoadError`] but the JSON ones.
     pub fn into_board(self) -> Result<Board, LoadError> {
-        let spot = |n: u32| SpotId::new(n).ok_or(LoadError::SpotZero);
+        let spot = |n: u32| match SpotId::new(n) {
+            Some(s) if n <= MAX_SPOT_ID => Ok(s),
+            Some(s) => Err(LoadError::Drawing(DrawingError::SpotIdTooLarge(s))),
+            None => Err(LoadError::SpotZero),
+        };
         let mut drawing = Drawing::new(self.world)?;
         for s in &self.spots {
             drawing.add_spot(DrawnSpot {
@@ -236,7 +258,50 @@ impl SavedGame {
                     })
             })
             .collect::<Result<_, _>>()?;
-        let board = Board::from_game(self.start_spots, &notations, drawing, self.settings)?;
+        let start = match self.start {
+            StartRepr::Spots(n) => {
+                if n > MAX_SPOT_ID / 4 {
+                    return Err(LoadError::Start(format!("{n} spots are too many")));
+                }
+                Position::new(n)
+            }
+            StartRepr::Position {
+                regions,
+                lives,
+                next,
+            } => {
+                let regions = regions
+                    .into_iter()
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|b| b.into_iter().map(spot).collect::<Result<Vec<_>, _>>())
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let lives = lives
+                    .into_iter()
+                    .map(|(s, l)| {
+                        Ok((
+                            spot(s)?,
+                            Lives::new(l).ok_or_else(|| {
+                                LoadError::Start(format!("spot {s} is given {l} lives"))
+                            })?,
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, LoadError>>()?;
+                let setup = Setup {
+                    regions,
+                    lives,
+                    next_spot: Some(spot(next)?),
+                };
+                let pos =
+                    Position::from_setup(setup).map_err(|e| LoadError::Start(e.to_string()))?;
+                pos.check_drawable()
+                    .map_err(|e| LoadError::Start(e.to_string()))?;
+                pos
+            }
+        };
+        let board = Board::from_game(start, &notations, drawing, self.settings)?;
         for (index, (saved, played)) in self.moves.iter().zip(board.moves()).enumerate() {
             if saved.words != played.words {
                 return Err(LoadError::Words {
@@ -247,6 +312,26 @@ impl SavedGame {
             }
         }
         Ok(board)
+    }
+}
+
+/// The start as `n` seeds when it is the start of an `n`-spot game, else spelled out.
+fn start_repr(start: &Position) -> StartRepr {
+    let n = u32::try_from(start.spot_count()).unwrap_or(u32::MAX);
+    if n < u32::MAX && start.game_key() == Position::new(n).game_key() {
+        return StartRepr::Spots(n);
+    }
+    StartRepr::Position {
+        regions: start
+            .regions()
+            .map(|r| {
+                r.boundaries()
+                    .map(|b| b.corners().iter().map(|c| c.get()).collect())
+                    .collect()
+            })
+            .collect(),
+        lives: start.spots().map(|(s, l)| (s.get(), l.get())).collect(),
+        next: start.next_spot().get(),
     }
 }
 

@@ -150,7 +150,7 @@ impl GridDrawer {
                 radius: settings.spot_radius,
             })?;
         }
-        Board::from_game(n, &[], drawing, settings)
+        Board::from_game(Position::new(n), &[], drawing, settings)
     }
 
     /// The cells a lattice curve runs through, from its start to its end.
