@@ -4,41 +4,12 @@
 //! setup, compared by game key), and as a snapshot of the regions in the order `analyse` gives
 //! them (re-bless with `INSTA_UPDATE=always cargo test`).
 
-use sprouts_draw::{Analysis, Curve, Drawing, DrawnSpot, WorldSize, analyse};
-use sprouts_geom::{EndCondition, Point, interpolate};
-use sprouts_topo::{Position, Setup, SpotId};
+mod common;
 
-fn s(n: u32) -> SpotId {
-    SpotId::new(n).unwrap()
-}
-
-/// A picture: spots `(id, x, y)` and curves `(from, to, points in between)`, each curve the
-/// natural C² spline through its spots' centres and the points given.
-fn picture(spots: &[(u32, f64, f64)], curves: &[(u32, u32, &[(f64, f64)])]) -> Drawing {
-    let mut d = Drawing::new(WorldSize::new(600.0, 600.0)).unwrap();
-    for &(id, x, y) in spots {
-        d.add_spot(DrawnSpot {
-            id: s(id),
-            centre: Point::new(x, y),
-            radius: 3.0,
-        })
-        .unwrap();
-    }
-    for &(from, to, via) in curves {
-        let mut pts = vec![d.spot(s(from)).unwrap().centre];
-        pts.extend(via.iter().map(|&(x, y)| Point::new(x, y)));
-        pts.push(d.spot(s(to)).unwrap().centre);
-        let spline = interpolate(&pts, EndCondition::Natural, EndCondition::Natural, &[]).unwrap();
-        d.add_curve(Curve {
-            from: s(from),
-            to: s(to),
-            spline,
-            origin: None,
-        })
-        .unwrap();
-    }
-    d
-}
+use common::{expected, picture, s, with_loops};
+use sprouts_draw::{Analysis, Drawing, analyse};
+use sprouts_geom::Point;
+use sprouts_topo::Position;
 
 /// The regions as `analyse` orders them, boundaries as spot sequences, then the lives.
 fn describe(a: &Analysis) -> String {
@@ -71,21 +42,6 @@ fn describe(a: &Analysis) -> String {
     out
 }
 
-/// The position written out by hand: regions of boundaries of spot numbers.
-fn expected(regions: &[&[&[u32]]]) -> Position {
-    let setup = Setup::from_regions(
-        regions
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|b| b.iter().map(|&n| s(n)).collect())
-                    .collect()
-            })
-            .collect(),
-    );
-    Position::from_setup(setup).unwrap()
-}
-
 #[track_caller]
 fn check(name: &str, d: &Drawing, want: &[&[&[u32]]]) -> Analysis {
     let a = analyse(d).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -98,41 +54,6 @@ fn check(name: &str, d: &Drawing, want: &[&[&[u32]]]) -> Analysis {
     );
     insta::assert_snapshot!(name, describe(&a));
     a
-}
-
-/// A loop from `at` round the centre `(cx, cy)` with radius `r`, through spot `via` on the far
-/// side: two curves, `at → via` over the top (smaller y) and back underneath.
-fn loop_curves(at: u32, via: u32, cx: f64, cy: f64, r: f64) -> Vec<(u32, u32, Vec<(f64, f64)>)> {
-    let h = r * std::f64::consts::FRAC_1_SQRT_2;
-    vec![
-        (
-            at,
-            via,
-            vec![(cx - h, cy - h), (cx, cy - r), (cx + h, cy - h)],
-        ),
-        (
-            via,
-            at,
-            vec![(cx + h, cy + h), (cx, cy + r), (cx - h, cy + h)],
-        ),
-    ]
-}
-
-fn with_loops(
-    spots: &[(u32, f64, f64)],
-    loops: &[(u32, u32, f64, f64, f64)],
-    extra: &[(u32, u32, &[(f64, f64)])],
-) -> Drawing {
-    let owned: Vec<(u32, u32, Vec<(f64, f64)>)> = loops
-        .iter()
-        .flat_map(|&(a, v, cx, cy, r)| loop_curves(a, v, cx, cy, r))
-        .collect();
-    let mut curves: Vec<(u32, u32, &[(f64, f64)])> = owned
-        .iter()
-        .map(|(a, b, v)| (*a, *b, v.as_slice()))
-        .collect();
-    curves.extend_from_slice(extra);
-    picture(spots, &curves)
 }
 
 #[test]
