@@ -415,6 +415,13 @@ impl Board {
         }
     }
 
+    /// Replaces the words of the moves (a saved game keeps the words it was written with).
+    pub(crate) fn set_words(&mut self, words: Vec<String>) {
+        for (m, w) in self.state.moves.iter_mut().zip(words) {
+            m.words = w;
+        }
+    }
+
     /// The transaction: snapshot, edit, analyse, compare, then keep or restore.
     fn transact<E>(
         &mut self,

@@ -301,18 +301,58 @@ impl SavedGame {
                 pos
             }
         };
-        let board = Board::from_game(start, &notations, drawing, self.settings)?;
-        for (index, (saved, played)) in self.moves.iter().zip(board.moves()).enumerate() {
-            if saved.words != played.words {
+        let mut board = Board::from_game(start, &notations, drawing, self.settings)?;
+        // The words name the same move as the notation (the order in which they list spots
+        // depends on where the picture's boundaries start, so they are kept as written).
+        for (index, (saved, n)) in self.moves.iter().zip(&notations).enumerate() {
+            if !words_match(&saved.words, n) {
                 return Err(LoadError::Words {
                     index,
                     saved: saved.words.clone(),
-                    actual: played.words.clone(),
+                    actual: board.moves()[index].words.clone(),
                 });
             }
         }
+        board.set_words(self.moves.into_iter().map(|m| m.words).collect());
         Ok(board)
     }
+}
+
+/// Whether move words (`3 -> 5`, `3 -> 5 enclosing 7, 8-9`, `3 -> 3 enclosing nothing`) name
+/// the spots and the enclosed spots of a notation.
+fn words_match(words: &str, n: &MoveNotation) -> bool {
+    let (head, enclosing) = match words.split_once(" enclosing ") {
+        Some((h, e)) => (h, Some(e)),
+        None => (words, None),
+    };
+    let Some((from, to)) = head.split_once(" -> ") else {
+        return false;
+    };
+    if from != n.from.to_string() || to != n.to.to_string() {
+        return false;
+    }
+    let mut said: Vec<u32> = Vec::new();
+    match enclosing {
+        None => {}
+        Some("nothing") => {}
+        Some(list) => {
+            for part in list.split(", ").flat_map(|b| b.split('-')) {
+                match part.parse::<u32>() {
+                    Ok(x) => said.push(x),
+                    Err(_) => return false,
+                }
+            }
+            if said.is_empty() {
+                return false;
+            }
+        }
+    }
+    said.sort_unstable();
+    said.dedup();
+    let mut want: Vec<u32> = n.enclosed.iter().map(|s| s.get()).collect();
+    want.sort_unstable();
+    want.dedup();
+    said == want
 }
 
 /// The start as `n` seeds when it is the start of an `n`-spot game, else spelled out.
