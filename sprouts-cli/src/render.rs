@@ -129,7 +129,7 @@ mod tests {
         let svg = temp("out.svg");
         let line = render(&args(game.clone(), svg.clone())).unwrap();
         assert!(
-            line.ends_with("4 spots, 1 moves, position 0.1a1a.AB|0.AB"),
+            line.ends_with("4 spots, 1 moves, position AB.0|BA.0"),
             "{line}"
         );
         let text = std::fs::read_to_string(&svg).unwrap();
