@@ -1,6 +1,7 @@
 //! The `sprouts` command-line program: the thin binary over the workspace's library crates.
 
 mod octal;
+mod render;
 
 use clap::{Parser, Subcommand};
 
@@ -16,12 +17,15 @@ struct Cli {
 enum Command {
     /// Values, certified period and misère figures of an octal game (Kayles is 0.77).
     Octal(octal::OctalArgs),
+    /// The picture of a saved game, as SVG or PNG.
+    Render(render::RenderArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Octal(args)) => octal::run(args),
+        Some(Command::Render(args)) => render::run(args),
         None => Ok(()),
     }
 }
