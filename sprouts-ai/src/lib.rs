@@ -1,1 +1,3 @@
 //! The computer players and solvers of Sprouts.
+
+pub mod impartial;

@@ -1,13 +1,31 @@
 //! The `sprouts` command-line program: the thin binary over the workspace's library crates.
 
-use clap::Parser;
+mod octal;
+mod render;
+
+use clap::{Parser, Subcommand};
 
 /// Play, draw and solve the game of Sprouts.
 #[derive(Debug, Parser)]
 #[command(name = "sprouts", version, about)]
-struct Cli {}
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Values, certified period and misère figures of an octal game (Kayles is 0.77).
+    Octal(octal::OctalArgs),
+    /// The picture of a saved game, as SVG or PNG.
+    Render(render::RenderArgs),
+}
 
 fn main() -> anyhow::Result<()> {
-    let _cli = Cli::parse();
-    Ok(())
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Octal(args)) => octal::run(args),
+        Some(Command::Render(args)) => render::run(args),
+        None => Ok(()),
+    }
 }

@@ -1,5 +1,65 @@
-//! The drawing layer of Sprouts.
+//! The drawing layer of Sprouts: pictures of positions, read back and checked.
 //!
-//! It will hold: reading a position off a picture (`analyse`), the authority check that every
-//! operation on a picture keeps the position it should, the router and elastic band that draw a
-//! move, making room, and SVG output. Nothing is built here yet.
+//! `sprouts-draw` stands on the two leaf crates: `sprouts-topo` decides what the rules allow,
+//! `sprouts-geom` certifies what curves do. This crate holds the contract between them (spec
+//! 1.2, *the position is the authority*): a picture is read back into a position from scratch,
+//! and every operation on a picture is kept only if the position read back is the one it
+//! should be.
+//!
+//! - [`Drawing`]: the picture (world size, spots, curves as splines, which move made each curve)
+//!   and [`Settings`] (minimum clearance, comfort distance, room against length, spot radius).
+//! - [`analyse`]: picture to position (spec 2.3): half-edges, rotation system, face walks, outer
+//!   walks by signed area, nesting, Euler's formula; an [`Analysis`] with the position,
+//!   [`Analysis::region_at`] and [`Analysis::corner_at`], or an [`AnalyseError`] naming the
+//!   curves at fault.
+//! - [`Board`]: position, picture and history. Every change is a transaction checked by the
+//!   authority check; undo and redo, with steps that group a rearrangement and the move it made
+//!   room for.
+//! - [`SavedGame`]: the versioned JSON format of a game.
+//! - [`svg`]: SVG (and PNG) pictures of a board.
+//!
+//! # Example: a loop read back
+//! ```
+//! use sprouts_draw::{analyse, Drawing, DrawnSpot, Curve, WorldSize};
+//! use sprouts_geom::{CubicBez, Point, Spline};
+//! use sprouts_topo::SpotId;
+//!
+//! let s = |n| SpotId::new(n).unwrap();
+//! let mut d = Drawing::new(WorldSize::new(400.0, 300.0)).unwrap();
+//! let centre = Point::new(100.0, 150.0);
+//! for (id, p) in [(1, centre), (2, Point::new(300.0, 150.0)), (3, Point::new(200.0, 150.0))] {
+//!     d.add_spot(DrawnSpot { id: s(id), centre: p, radius: 4.0 }).unwrap();
+//! }
+//! // A loop from spot 1 round spot 3 and back, through the new spot 2 (spline cut in two).
+//! let top = CubicBez::new(centre, Point::new(140.0, 20.0), Point::new(300.0, 20.0), Point::new(300.0, 150.0));
+//! let bottom = CubicBez::new(Point::new(300.0, 150.0), Point::new(300.0, 280.0), Point::new(140.0, 280.0), centre);
+//! for (from, to, bez) in [(1, 2, top), (2, 1, bottom)] {
+//!     let spline = Spline::from_cubic(bez, 250.0).unwrap();
+//!     d.add_curve(sprouts_draw::Curve { from: s(from), to: s(to), spline, origin: None }).unwrap();
+//! }
+//! let a = analyse(&d).unwrap();
+//! // Spot 3 is inside the loop: the inner face holds it, the outside holds nothing else.
+//! assert_eq!(a.position().region_count(), 2);
+//! let inside = a.region_at(Point::new(200.0, 120.0)).unwrap();
+//! assert_eq!(a.position().region(inside).unwrap().boundary_count(), 2);
+//! ```
+
+mod analyse;
+mod board;
+mod drawing;
+mod saved;
+pub mod svg;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use analyse::{
+    AnalyseError, Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS, analyse,
+};
+pub use board::{
+    Board, BoardError, Mismatch, MoveContext, PlayedMove, Step, StepKind, TransactionError,
+};
+pub use drawing::{
+    Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
+    Settings, WorldSize,
+};
+pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};

@@ -1,0 +1,564 @@
+//! `Board`: position, picture and history, changed only by checked transactions (spec 1.2).
+
+use std::fmt;
+
+use sprouts_geom::Spline;
+use sprouts_topo::{GameKey, Move, MoveError, MoveNotation, Position, SpotId};
+
+use crate::analyse::{AnalyseError, Analysis, analyse};
+use crate::drawing::{CurveId, Drawing, DrawingError, Settings, WorldSize};
+
+/// A move played on a board: in words and in topological form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The move as the log writes it: `3 -> 5`, `3 -> 5 enclosing 7, 8-9`.
+    pub words: String,
+    /// The move as spots and the key of the position it made.
+    pub notation: MoveNotation,
+}
+
+/// What a step of the history did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// A move was drawn.
+    Move(PlayedMove),
+    /// The picture was rearranged (the label says how: "slide", "push", "A", "Z", ...).
+    Rearrange(String),
+}
+
+impl fmt::Display for StepKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepKind::Move(m) => write!(f, "move {}", m.words),
+            StepKind::Rearrange(label) => write!(f, "rearrange ({label})"),
+        }
+    }
+}
+
+/// One step of the history: what it did (several operations when they were grouped, such as
+/// a rearrangement and the move it made room for).
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The operations of the step, in order.
+    pub kinds: Vec<StepKind>,
+    /// The state on the other side of the step (before it on the undo stack, after it on the
+    /// redo stack).
+    state: State,
+}
+
+/// Everything a step changes.
+#[derive(Clone, Debug)]
+struct State {
+    drawing: Drawing,
+    analysis: Analysis,
+    moves: Vec<PlayedMove>,
+}
+
+/// The position read back differs from the one it should be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The key of the position the picture should show.
+    pub expected: GameKey,
+    /// The key of the position it shows.
+    pub found: GameKey,
+    /// What differs, in words (spots whose lives differ, regions only one of them has), for the
+    /// orientation of the found position closer to the expected one.
+    pub differences: Vec<String>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the picture shows another position than it should: {}",
+            self.differences.join("; ")
+        )
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+/// Why a board operation was refused. The board is left exactly as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum TransactionError<E> {
+    /// The edit itself failed.
+    #[error("the edit failed: {0}")]
+    Edit(E),
+    /// The move is not legal in the board's position.
+    #[error("the move is not legal here: {0}")]
+    Illegal(MoveError),
+    /// The changed picture is not a picture of a position.
+    #[error("the changed picture is not a picture of a position: {0}")]
+    Picture(AnalyseError),
+    /// The changed picture shows another position than it should.
+    #[error(transparent)]
+    Mismatch(Box<Mismatch>),
+}
+
+/// Why a board could not be made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardError {
+    /// The settings are out of range.
+    #[error("the settings are out of range: {0:?}")]
+    BadSettings(Settings),
+    /// The drawing is not well formed.
+    #[error(transparent)]
+    Drawing(#[from] DrawingError),
+    /// A move of the game is not legal where it is played.
+    #[error("move {index} ({notation}) is not legal: {reason}")]
+    IllegalMove {
+        /// The move's index (0 for the first move).
+        index: usize,
+        /// Its notation.
+        notation: String,
+        /// Why.
+        reason: String,
+    },
+    /// The picture is not a picture of a position.
+    #[error("the picture is not a picture of a position: {0}")]
+    Picture(#[from] AnalyseError),
+    /// The picture shows another position than the moves make.
+    #[error(transparent)]
+    Mismatch(Box<Mismatch>),
+}
+
+/// What a move's drawing edit is told about the move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveContext {
+    /// The spot the move's curve leaves.
+    pub from: SpotId,
+    /// The spot it reaches (the same for a loop).
+    pub to: SpotId,
+    /// The move's new spot.
+    pub new_spot: SpotId,
+    /// The move's index in the game (0 for the first move).
+    pub move_index: u32,
+    /// The radius new spots are drawn with.
+    pub spot_radius: f64,
+}
+
+/// A game on a board: the position, the picture that shows it, the moves played, and the
+/// history of steps for undo and redo.
+///
+/// # The authority check
+/// The picture can be changed only through a transaction ([`Board::rearrange`],
+/// [`Board::play`], [`Board::play_spline`]): the board keeps a copy of the picture, applies the
+/// edit, reads the position back from scratch with [`analyse`], and compares it by game key (up
+/// to the mirror image) with the position it should be, the one before for a rearrangement and
+/// the one after the move for a move. On any failure the picture is put back exactly and the
+/// error says what differed. There is no other way to change the picture, so the check cannot
+/// be skipped.
+///
+/// The board's position is the one read off its picture (so its boundaries and corners are the
+/// analysis's, [`Board::analysis`]); it always has the game key the rules say.
+#[derive(Clone, Debug)]
+pub struct Board {
+    settings: Settings,
+    start: Position,
+    state: State,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+}
+
+impl Board {
+    /// A new game of `n` seeds laid out evenly in a world of the given size.
+    ///
+    /// # Errors
+    /// [`BoardError::BadSettings`], [`BoardError::Drawing`] for a bad world size.
+    pub fn new(n: u32, world: WorldSize, settings: Settings) -> Result<Board, BoardError> {
+        if !settings.is_valid() {
+            return Err(BoardError::BadSettings(settings));
+        }
+        let drawing = Drawing::with_seeds(world, n, settings.spot_radius)?;
+        Board::from_game(Position::new(n), &[], drawing, settings)
+    }
+
+    /// A board for a game from `start` (usually `Position::new(n)`, or any drawable position
+    /// for a custom start) after `moves` (in topological form), with its picture: the moves are
+    /// replayed in `sprouts-topo` and the picture must show the position they make (the
+    /// authority check).
+    ///
+    /// # Errors
+    /// Bad settings, an illegal move, a picture that is not a position or shows another one.
+    pub fn from_game(
+        start: Position,
+        moves: &[MoveNotation],
+        drawing: Drawing,
+        settings: Settings,
+    ) -> Result<Board, BoardError> {
+        if !settings.is_valid() {
+            return Err(BoardError::BadSettings(settings));
+        }
+        let mut pos = start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        for (index, n) in moves.iter().enumerate() {
+            let mv = n.to_move(&pos).map_err(|e| BoardError::IllegalMove {
+                index,
+                notation: n.to_string(),
+                reason: e.to_string(),
+            })?;
+            played.push(PlayedMove {
+                words: mv.describe(&pos),
+                notation: n.clone(),
+            });
+            pos = pos.play(&mv).map_err(|e| BoardError::IllegalMove {
+                index,
+                notation: n.to_string(),
+                reason: e.to_string(),
+            })?;
+        }
+        let analysis = analyse(&drawing)?;
+        check(&pos, analysis.position()).map_err(BoardError::Mismatch)?;
+        Ok(Board {
+            settings,
+            start,
+            state: State {
+                drawing,
+                analysis,
+                moves: played,
+            },
+            undo: Vec::new(),
+            redo: Vec::new(),
+        })
+    }
+
+    /// The position (read off the picture; see the type's docs).
+    pub fn position(&self) -> &Position {
+        self.state.analysis.position()
+    }
+
+    /// The picture.
+    pub fn drawing(&self) -> &Drawing {
+        &self.state.drawing
+    }
+
+    /// The analysis of the picture (regions, walks, corners, point location).
+    pub fn analysis(&self) -> &Analysis {
+        &self.state.analysis
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Changes the settings (they govern drawing, not the position; not a step of the history).
+    ///
+    /// # Errors
+    /// [`BoardError::BadSettings`], leaving the settings as they were.
+    pub fn set_settings(&mut self, settings: Settings) -> Result<(), BoardError> {
+        if !settings.is_valid() {
+            return Err(BoardError::BadSettings(settings));
+        }
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.state.moves
+    }
+
+    /// What the steps that can be undone did, oldest first.
+    pub fn undo_steps(&self) -> impl Iterator<Item = &[StepKind]> {
+        self.undo.iter().map(|s| s.kinds.as_slice())
+    }
+
+    /// What the steps that can be redone did, the next one to redo last.
+    pub fn redo_steps(&self) -> impl Iterator<Item = &[StepKind]> {
+        self.redo.iter().map(|s| s.kinds.as_slice())
+    }
+
+    /// Whether there is a step to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is a step to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Undoes the last step (a move, a rearrangement, or a group of them); returns what it did,
+    /// or `None` if there was nothing to undo.
+    pub fn undo(&mut self) -> Option<Vec<StepKind>> {
+        let step = self.undo.pop()?;
+        let current = std::mem::replace(&mut self.state, step.state);
+        self.redo.push(Step {
+            kinds: step.kinds.clone(),
+            state: current,
+        });
+        Some(step.kinds)
+    }
+
+    /// Redoes the last undone step; returns what it did, or `None` if there was nothing to redo.
+    pub fn redo(&mut self) -> Option<Vec<StepKind>> {
+        let step = self.redo.pop()?;
+        let current = std::mem::replace(&mut self.state, step.state);
+        self.undo.push(Step {
+            kinds: step.kinds.clone(),
+            state: current,
+        });
+        Some(step.kinds)
+    }
+
+    /// Rearranges the picture: `edit` may change it in any way that keeps the position (slide
+    /// spots, push curves, redraw everything); the position read back must be the one before.
+    ///
+    /// # Errors
+    /// The edit's error, a broken picture, or a mismatch; the board is then exactly as before.
+    pub fn rearrange<E>(
+        &mut self,
+        label: impl Into<String>,
+        edit: impl FnOnce(&mut Drawing) -> Result<(), E>,
+    ) -> Result<(), TransactionError<E>> {
+        let expected = self.position().clone();
+        let moves = self.state.moves.clone();
+        self.transact(&expected, moves, StepKind::Rearrange(label.into()), edit)
+    }
+
+    /// Plays `mv` (a move of [`Board::position`]) by drawing it with `edit`, which is told the
+    /// move's spots, new spot and index; the position read back must be the position after the
+    /// move.
+    ///
+    /// # Errors
+    /// An illegal move, the edit's error, a broken picture, or a mismatch; the board is then
+    /// exactly as before.
+    pub fn play<E>(
+        &mut self,
+        mv: &Move,
+        edit: impl FnOnce(&mut Drawing, &MoveContext) -> Result<(), E>,
+    ) -> Result<(), TransactionError<E>> {
+        let pos = self.position();
+        let expected = pos.play(mv).map_err(TransactionError::Illegal)?;
+        let notation = MoveNotation::from_move(pos, mv).map_err(TransactionError::Illegal)?;
+        let played = PlayedMove {
+            words: mv.describe(pos),
+            notation,
+        };
+        let (from, to) = mv.spots();
+        let ctx = MoveContext {
+            from,
+            to,
+            new_spot: mv.new_spot(),
+            move_index: u32::try_from(self.state.moves.len()).unwrap_or(u32::MAX),
+            spot_radius: self.settings.spot_radius,
+        };
+        let mut moves = self.state.moves.clone();
+        moves.push(played.clone());
+        self.transact(&expected, moves, StepKind::Move(played), |d| edit(d, &ctx))
+    }
+
+    /// Plays `mv` drawn as `spline` from its first spot to its second: the spline is cut near
+    /// half its arc length (spec 2.1), where the new spot goes, and stored as the move's two
+    /// curves.
+    ///
+    /// # Errors
+    /// As [`Board::play`]; a spline that cannot be cut is an edit error.
+    pub fn play_spline(
+        &mut self,
+        mv: &Move,
+        spline: &Spline,
+    ) -> Result<(CurveId, CurveId), TransactionError<DrawingError>> {
+        let mut ids = (CurveId(0), CurveId(0));
+        self.play(mv, |d, ctx| {
+            let cut = spline
+                .cut_near_middle(1e-6 * (1.0 + spline_size(spline)))
+                .map_err(DrawingError::BadSpline)?;
+            ids = d.add_move_curves(
+                (ctx.from, ctx.new_spot, ctx.to),
+                cut.first,
+                cut.second,
+                ctx.move_index,
+                ctx.spot_radius,
+            )?;
+            Ok(())
+        })?;
+        Ok(ids)
+    }
+
+    /// Runs `f` on the board as one step of the history: every operation it makes is undone and
+    /// redone together (a rearrangement and the move it made room for). If `f` fails, the board
+    /// is put back exactly as it was before `f`, and the error is returned.
+    ///
+    /// # Errors
+    /// `f`'s error.
+    pub fn in_one_step<T, E>(
+        &mut self,
+        f: impl FnOnce(&mut Board) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let before_state = self.state.clone();
+        let undo_len = self.undo.len();
+        let redo = self.redo.clone();
+        match f(self) {
+            Ok(v) => {
+                if self.undo.len() > undo_len + 1 {
+                    let steps: Vec<Step> = self.undo.drain(undo_len..).collect();
+                    let state = steps[0].state.clone();
+                    let kinds = steps.into_iter().flat_map(|s| s.kinds).collect();
+                    self.undo.push(Step { kinds, state });
+                }
+                Ok(v)
+            }
+            Err(e) => {
+                self.state = before_state;
+                self.undo.truncate(undo_len);
+                self.redo = redo;
+                Err(e)
+            }
+        }
+    }
+
+    /// Replaces the words of the moves (a saved game keeps the words it was written with).
+    pub(crate) fn set_words(&mut self, words: Vec<String>) {
+        for (m, w) in self.state.moves.iter_mut().zip(words) {
+            m.words = w;
+        }
+    }
+
+    /// The transaction: snapshot, edit, analyse, compare, then keep or restore.
+    fn transact<E>(
+        &mut self,
+        expected: &Position,
+        moves: Vec<PlayedMove>,
+        kind: StepKind,
+        edit: impl FnOnce(&mut Drawing) -> Result<(), E>,
+    ) -> Result<(), TransactionError<E>> {
+        let mut drawing = self.state.drawing.clone();
+        edit(&mut drawing).map_err(TransactionError::Edit)?;
+        let analysis = analyse(&drawing).map_err(TransactionError::Picture)?;
+        check(expected, analysis.position()).map_err(TransactionError::Mismatch)?;
+        let before = std::mem::replace(
+            &mut self.state,
+            State {
+                drawing,
+                analysis,
+                moves,
+            },
+        );
+        self.undo.push(Step {
+            kinds: vec![kind],
+            state: before,
+        });
+        self.redo.clear();
+        Ok(())
+    }
+}
+
+fn spline_size(s: &Spline) -> f64 {
+    let (lo, hi) = s.control_bounds();
+    (hi - lo).norm()
+}
+
+/// The authority check: `found` must have the game key of `expected` (which is
+/// mirror-invariant).
+fn check(expected: &Position, found: &Position) -> Result<(), Box<Mismatch>> {
+    let (ek, fk) = (expected.game_key(), found.game_key());
+    if ek == fk {
+        return Ok(());
+    }
+    Err(Box::new(Mismatch {
+        differences: differences(expected, found),
+        expected: ek,
+        found: fk,
+    }))
+}
+
+/// A region as sorted boundaries, each at its least rotation, optionally reversed.
+fn region_forms(p: &Position, mirror: bool) -> Vec<Vec<Vec<u32>>> {
+    let mut res: Vec<Vec<Vec<u32>>> = p
+        .regions()
+        .map(|r| {
+            let mut bs: Vec<Vec<u32>> = r
+                .boundaries()
+                .map(|b| {
+                    let mut cs: Vec<u32> = b.corners().iter().map(|s| s.get()).collect();
+                    if mirror {
+                        cs.reverse();
+                    }
+                    let k = (0..cs.len())
+                        .min_by(|&a, &b| {
+                            let ra = cs[a..].iter().chain(&cs[..a]);
+                            let rb = cs[b..].iter().chain(&cs[..b]);
+                            ra.cmp(rb)
+                        })
+                        .unwrap_or(0);
+                    cs.rotate_left(k);
+                    cs
+                })
+                .collect();
+            bs.sort();
+            bs
+        })
+        .collect();
+    res.sort();
+    res
+}
+
+fn region_text(r: &[Vec<u32>]) -> String {
+    let bs: Vec<String> = r
+        .iter()
+        .map(|b| b.iter().map(u32::to_string).collect::<Vec<_>>().join("-"))
+        .collect();
+    format!("[{}]", bs.join(" . "))
+}
+
+/// What differs between two positions, in words.
+fn differences(expected: &Position, found: &Position) -> Vec<String> {
+    let mut out = Vec::new();
+    let ids: std::collections::BTreeSet<SpotId> = expected
+        .spots()
+        .map(|(s, _)| s)
+        .chain(found.spots().map(|(s, _)| s))
+        .collect();
+    for s in ids {
+        let (a, b) = (expected.lives(s), found.lives(s));
+        if a != b {
+            let show = |l: Option<sprouts_topo::Lives>| {
+                l.map_or("absent".to_owned(), |l| format!("{l} lives"))
+            };
+            out.push(format!(
+                "spot {s} should have {} but has {}",
+                show(a),
+                show(b)
+            ));
+        }
+    }
+    if expected.next_spot() != found.next_spot() {
+        out.push(format!(
+            "the next spot should be {} but is {}",
+            expected.next_spot(),
+            found.next_spot()
+        ));
+    }
+    let want = region_forms(expected, false);
+    let mut best: Option<Vec<String>> = None;
+    for mirror in [false, true] {
+        let got = region_forms(found, mirror);
+        let mut diff = Vec::new();
+        for r in &want {
+            if !got.contains(r) {
+                diff.push(format!("region {} is missing", region_text(r)));
+            }
+        }
+        for r in &got {
+            if !want.contains(r) {
+                diff.push(format!("region {} should not be there", region_text(r)));
+            }
+        }
+        if best.as_ref().is_none_or(|b| diff.len() < b.len()) {
+            best = Some(diff);
+        }
+    }
+    out.extend(best.unwrap_or_default());
+    if out.is_empty() {
+        out.push("the regions differ".to_owned());
+    }
+    out
+}

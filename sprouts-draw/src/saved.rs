@@ -1,0 +1,401 @@
+//! Saved games: a versioned JSON format that reloads a game exactly (spec 7.4's files).
+//!
+//! ```json
+//! {
+//!   "format": "sprouts-game",
+//!   "version": 1,
+//!   "world": { "width": 1280.0, "height": 720.0 },
+//!   "settings": { "min_clearance": 6.0, "comfort_distance": 40.0, "room_vs_length": 1.0, "spot_radius": 5.0 },
+//!   "start": { "spots": 2 },
+//!   "spots": [ { "id": 1, "x": 320.0, "y": 360.0, "radius": 5.0 }, ... ],
+//!   "curves": [ { "from": 1, "to": 3, "origin": { "move": 0, "half": "first" },
+//!                 "spline": { "pieces": [ { "h": 80.0, "points": [[320.0, 360.0], ...] } ] } }, ... ],
+//!   "moves": [ { "words": "1 -> 2", "notation": "1-2@1,3,2,3;1:2,2:2,3:1;4" } ]
+//! }
+//! ```
+//!
+//! Loading checks everything: the JSON and its fields (unknown fields are refused), the version,
+//! the spots and curves, every move replayed in `sprouts-topo` (its words must be the words of the
+//! move it names), and the picture against the position the moves make (the authority check).
+
+use serde::{Deserialize, Serialize};
+use sprouts_geom::{Point, Spline};
+use sprouts_topo::{Lives, MoveNotation, Position, Setup, SpotId};
+
+use crate::board::{Board, BoardError};
+use crate::drawing::{
+    Curve, CurveOrigin, Drawing, DrawingError, DrawnSpot, MAX_SPOT_ID, Settings, WorldSize,
+};
+
+/// The version of the saved-game format this crate writes and reads.
+pub const SAVED_GAME_VERSION: u32 = 1;
+
+/// The value of the `format` field.
+const FORMAT: &str = "sprouts-game";
+
+/// Why a saved game could not be loaded. Nothing is changed by a failed load.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The text is not JSON of the saved-game layout.
+    #[error("not a saved game: {0}")]
+    Json(String),
+    /// The `format` field names another kind of file.
+    #[error("not a saved game: the format is `{0}`, not `sprouts-game`")]
+    Format(String),
+    /// A version this program does not read.
+    #[error("saved-game version {found} is not supported (this program reads version {supported})")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this program reads.
+        supported: u32,
+    },
+    /// The start position is not a drawable position.
+    #[error("the start position is refused: {0}")]
+    Start(String),
+    /// A spot identity of 0.
+    #[error("spot identities start at 1; the file has spot 0")]
+    SpotZero,
+    /// The spots and curves do not make a drawing.
+    #[error("the picture is not well formed: {0}")]
+    Drawing(#[from] DrawingError),
+    /// A move's notation cannot be read.
+    #[error("move {index}: {reason}")]
+    Notation {
+        /// The move's index (0 for the first move).
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A move's words are not the words of the move its notation names.
+    #[error("move {index}: the file says `{saved}`, but its notation names the move `{actual}`")]
+    Words {
+        /// The move's index.
+        index: usize,
+        /// The words in the file.
+        saved: String,
+        /// The words of the move.
+        actual: String,
+    },
+    /// The moves, the settings or the picture are refused: an illegal move, bad settings, a
+    /// picture that is not a position or shows another position than the moves make.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+}
+
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    version: Option<u32>,
+}
+
+/// Where the game started: `n` seeds, or a position given as regions of boundaries of spot
+/// numbers with every spot's lives and the next spot (a custom start).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+enum StartRepr {
+    Spots(u32),
+    Position {
+        regions: Vec<Vec<Vec<u32>>>,
+        lives: Vec<(u32, u8)>,
+        next: u32,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpotRepr {
+    id: u32,
+    x: f64,
+    y: f64,
+    radius: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CurveRepr {
+    from: u32,
+    to: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    origin: Option<CurveOrigin>,
+    spline: Spline,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRepr {
+    words: String,
+    notation: String,
+}
+
+/// A saved game: everything needed to reload a game exactly (world size, settings, spots,
+/// curves, the moves in words and in topological form), in the JSON layout shown in the module
+/// docs.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame {
+    format: String,
+    version: u32,
+    world: WorldSize,
+    settings: Settings,
+    start: StartRepr,
+    spots: Vec<SpotRepr>,
+    curves: Vec<CurveRepr>,
+    moves: Vec<MoveRepr>,
+}
+
+impl SavedGame {
+    /// The saved form of a board (its undo history is not saved).
+    pub fn from_board(board: &Board) -> SavedGame {
+        let d = board.drawing();
+        SavedGame {
+            format: FORMAT.to_owned(),
+            version: SAVED_GAME_VERSION,
+            world: d.world(),
+            settings: *board.settings(),
+            start: start_repr(board.start()),
+            spots: d
+                .spots()
+                .iter()
+                .map(|s| SpotRepr {
+                    id: s.id.get(),
+                    x: s.centre.x,
+                    y: s.centre.y,
+                    radius: s.radius,
+                })
+                .collect(),
+            curves: d
+                .curves()
+                .iter()
+                .map(|c| CurveRepr {
+                    from: c.from.get(),
+                    to: c.to.get(),
+                    origin: c.origin,
+                    spline: c.spline.clone(),
+                })
+                .collect(),
+            moves: board
+                .moves()
+                .iter()
+                .map(|m| MoveRepr {
+                    words: m.words.clone(),
+                    notation: m.notation.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The JSON text (pretty-printed, every number written so that it reads back exactly).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a saved game always serialises")
+    }
+
+    /// Reads the JSON text, checking its layout and version (the game itself is checked by
+    /// [`SavedGame::into_board`]).
+    ///
+    /// # Errors
+    /// [`LoadError::Json`], [`LoadError::Format`] or [`LoadError::Version`].
+    pub fn from_json(text: &str) -> Result<SavedGame, LoadError> {
+        let header: Header =
+            serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))?;
+        match header.format.as_deref() {
+            Some(FORMAT) => {}
+            Some(other) => return Err(LoadError::Format(other.to_owned())),
+            None => return Err(LoadError::Json("the field `format` is missing".to_owned())),
+        }
+        match header.version {
+            Some(SAVED_GAME_VERSION) => {}
+            Some(found) => {
+                return Err(LoadError::Version {
+                    found,
+                    supported: SAVED_GAME_VERSION,
+                });
+            }
+            None => return Err(LoadError::Json("the field `version` is missing".to_owned())),
+        }
+        serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))
+    }
+
+    /// The board of the saved game: the picture is built, the moves replayed in `sprouts-topo`
+    /// from the start, each move's words checked against the move its notation names, and the
+    /// picture checked to show the position the moves make.
+    ///
+    /// # Errors
+    /// Any [`LoadError`] but the JSON ones.
+    pub fn into_board(self) -> Result<Board, LoadError> {
+        let spot = |n: u32| match SpotId::new(n) {
+            Some(s) if n <= MAX_SPOT_ID => Ok(s),
+            Some(s) => Err(LoadError::Drawing(DrawingError::SpotIdTooLarge(s))),
+            None => Err(LoadError::SpotZero),
+        };
+        let mut drawing = Drawing::new(self.world)?;
+        for s in &self.spots {
+            drawing.add_spot(DrawnSpot {
+                id: spot(s.id)?,
+                centre: Point::new(s.x, s.y),
+                radius: s.radius,
+            })?;
+        }
+        for c in self.curves {
+            drawing.add_curve(Curve {
+                from: spot(c.from)?,
+                to: spot(c.to)?,
+                spline: c.spline,
+                origin: c.origin,
+            })?;
+        }
+        let notations: Vec<MoveNotation> = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(index, m)| {
+                m.notation
+                    .parse::<MoveNotation>()
+                    .map_err(|e| LoadError::Notation {
+                        index,
+                        reason: e.to_string(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        let start = match self.start {
+            StartRepr::Spots(n) => {
+                if n > MAX_SPOT_ID / 4 {
+                    return Err(LoadError::Start(format!("{n} spots are too many")));
+                }
+                Position::new(n)
+            }
+            StartRepr::Position {
+                regions,
+                lives,
+                next,
+            } => {
+                let regions = regions
+                    .into_iter()
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|b| b.into_iter().map(spot).collect::<Result<Vec<_>, _>>())
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let lives = lives
+                    .into_iter()
+                    .map(|(s, l)| {
+                        Ok((
+                            spot(s)?,
+                            Lives::new(l).ok_or_else(|| {
+                                LoadError::Start(format!("spot {s} is given {l} lives"))
+                            })?,
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, LoadError>>()?;
+                let setup = Setup {
+                    regions,
+                    lives,
+                    next_spot: Some(spot(next)?),
+                };
+                let pos =
+                    Position::from_setup(setup).map_err(|e| LoadError::Start(e.to_string()))?;
+                pos.check_drawable()
+                    .map_err(|e| LoadError::Start(e.to_string()))?;
+                pos
+            }
+        };
+        let mut board = Board::from_game(start, &notations, drawing, self.settings)?;
+        // The words name the same move as the notation (the order in which they list spots
+        // depends on where the picture's boundaries start, so they are kept as written).
+        for (index, (saved, n)) in self.moves.iter().zip(&notations).enumerate() {
+            if !words_match(&saved.words, n) {
+                return Err(LoadError::Words {
+                    index,
+                    saved: saved.words.clone(),
+                    actual: board.moves()[index].words.clone(),
+                });
+            }
+        }
+        board.set_words(self.moves.into_iter().map(|m| m.words).collect());
+        Ok(board)
+    }
+}
+
+/// Whether move words (`3 -> 5`, `3 -> 5 enclosing 7, 8-9`, `3 -> 3 enclosing nothing`) name
+/// the spots and the enclosed spots of a notation.
+fn words_match(words: &str, n: &MoveNotation) -> bool {
+    let (head, enclosing) = match words.split_once(" enclosing ") {
+        Some((h, e)) => (h, Some(e)),
+        None => (words, None),
+    };
+    let Some((from, to)) = head.split_once(" -> ") else {
+        return false;
+    };
+    if from != n.from.to_string() || to != n.to.to_string() {
+        return false;
+    }
+    let mut said: Vec<u32> = Vec::new();
+    match enclosing {
+        None => {}
+        Some("nothing") => {}
+        Some(list) => {
+            for part in list.split(", ").flat_map(|b| b.split('-')) {
+                match part.parse::<u32>() {
+                    Ok(x) => said.push(x),
+                    Err(_) => return false,
+                }
+            }
+            if said.is_empty() {
+                return false;
+            }
+        }
+    }
+    said.sort_unstable();
+    said.dedup();
+    let mut want: Vec<u32> = n.enclosed.iter().map(|s| s.get()).collect();
+    want.sort_unstable();
+    want.dedup();
+    said == want
+}
+
+/// The start as `n` seeds when it is the start of an `n`-spot game, else spelled out.
+fn start_repr(start: &Position) -> StartRepr {
+    let n = u32::try_from(start.spot_count()).unwrap_or(u32::MAX);
+    if n < u32::MAX && start.game_key() == Position::new(n).game_key() {
+        return StartRepr::Spots(n);
+    }
+    StartRepr::Position {
+        regions: start
+            .regions()
+            .map(|r| {
+                r.boundaries()
+                    .map(|b| b.corners().iter().map(|c| c.get()).collect())
+                    .collect()
+            })
+            .collect(),
+        lives: start.spots().map(|(s, l)| (s.get(), l.get())).collect(),
+        next: start.next_spot().get(),
+    }
+}
+
+impl Board {
+    /// The board as a saved game in JSON (see [`SavedGame`]).
+    pub fn to_json(&self) -> String {
+        SavedGame::from_board(self).to_json()
+    }
+
+    /// A board from a saved game in JSON, fully checked (see [`SavedGame::into_board`]).
+    ///
+    /// # Errors
+    /// Any [`LoadError`].
+    pub fn from_json(text: &str) -> Result<Board, LoadError> {
+        SavedGame::from_json(text)?.into_board()
+    }
+
+    /// Replaces this board by the saved game in `text`, or leaves it exactly as it was if the
+    /// text does not load.
+    ///
+    /// # Errors
+    /// Any [`LoadError`].
+    pub fn load_json(&mut self, text: &str) -> Result<(), LoadError> {
+        *self = Board::from_json(text)?;
+        Ok(())
+    }
+}
