@@ -13,10 +13,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("topo_canon");
     group.throughput(Throughput::Elements(1));
     for case in &topo_common::CASES {
-        let pos = Position::parse_glop(case.glop).expect("a bench position reads");
-        let form = pos.canonical();
-        assert_eq!(form.as_str(), case.canonical, "{}", case.name);
-        assert!(form.is_exact());
+        let pos = topo_common::checked(case);
         let mut canonicalizer = Canonicalizer::new();
         let mut out = String::new();
         assert!(canonicalizer.canonical_into(&pos, Reductions::Glop, DEFAULT_BUDGET, &mut out));

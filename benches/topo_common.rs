@@ -47,3 +47,25 @@ pub(crate) const CASES: [Case; 3] = [
         children: 3,
     },
 ];
+
+/// Reads a case's position and asserts everything the case says about it.
+pub(crate) fn checked(case: &Case) -> sprouts_topo::Position {
+    let pos = sprouts_topo::Position::parse_glop(case.glop).expect("a bench position reads");
+    let form = pos.canonical();
+    assert_eq!(form.as_str(), case.canonical, "{}", case.name);
+    assert!(form.is_exact(), "{}", case.name);
+    assert_eq!(pos.moves().count(), case.moves, "{}", case.name);
+    assert_eq!(
+        pos.distinct_moves().count(),
+        case.distinct_moves,
+        "{}",
+        case.name
+    );
+    assert_eq!(
+        pos.distinct_children().len(),
+        case.children,
+        "{}",
+        case.name
+    );
+    pos
+}
