@@ -12,14 +12,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("topo_moves");
     group.throughput(Throughput::Elements(1));
     for case in &topo_common::CASES {
-        let pos = Position::parse_glop(case.glop).expect("a bench position reads");
-        assert_eq!(pos.moves().count(), case.moves, "{}", case.name);
-        assert_eq!(
-            pos.distinct_moves().count(),
-            case.distinct_moves,
-            "{}",
-            case.name
-        );
+        let pos = topo_common::checked(case);
         let mut children = 0;
         pos.for_each_child_lands(|_| children += 1);
         assert_eq!(children, case.children, "{}", case.name);
