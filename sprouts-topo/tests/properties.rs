@@ -202,6 +202,14 @@ proptest! {
     }
 
     #[test]
+    fn the_childrens_fast_path_agrees_with_playing_every_move(p in positions()) {
+        let mut slow: Vec<_> = p.moves().map(|m| p.play(&m).unwrap().canonical()).collect();
+        slow.sort();
+        slow.dedup();
+        prop_assert_eq!(p.distinct_children(), slow);
+    }
+
+    #[test]
     fn setups_of_played_positions_read_back(p in positions()) {
         let q = Position::from_setup(p.to_setup()).unwrap();
         prop_assert_eq!(q, p);

@@ -144,23 +144,28 @@ pub(crate) struct ShapeScratch {
     tmp_reg: Vec<u32>,
     tmp_bag: Vec<bool>,
     uf: UnionFind,
+    /// Per spot index: the region pass that last counted it, and that pass's number.
+    stamp: Vec<u32>,
+    pass: u32,
 }
 
 impl ShapeScratch {
+    /// Makes every per-spot table long enough. Entries are reset where they are used (for the
+    /// spots kept), so nothing is cleared here.
     fn reset_spot_tables(&mut self, n: usize) {
-        for v in [
-            &mut self.first_region,
-            &mut self.last_region,
-            &mut self.label,
-            &mut self.first_boundary,
-        ] {
-            v.clear();
-            v.resize(n, u32::MAX);
+        if self.label.len() < n {
+            for v in [
+                &mut self.first_region,
+                &mut self.last_region,
+                &mut self.label,
+                &mut self.first_boundary,
+            ] {
+                v.resize(n, u32::MAX);
+            }
+            self.occ.resize(n, 0);
+            self.same_boundary.resize(n, false);
+            self.stamp.resize(n, 0);
         }
-        self.occ.clear();
-        self.occ.resize(n, 0);
-        self.same_boundary.clear();
-        self.same_boundary.resize(n, false);
     }
 }
 
@@ -182,11 +187,24 @@ pub(crate) fn build(
     scratch.region_lives.clear();
     // 1. The regions kept, with the spots kept on their boundaries.
     for r in 0..pos.region_count() {
-        let lives = pos.region_lives(r);
+        let (bs, be) = pos.region_bounds(r);
+        // The region's lives: each spot on it counted once (stamped with this pass).
+        if scratch.pass == u32::MAX {
+            scratch.stamp.iter_mut().for_each(|s| *s = 0);
+            scratch.pass = 0;
+        }
+        scratch.pass += 1;
+        let mut lives = 0u32;
+        for &c in &pos.corners[pos.bnd[bs] as usize..pos.bnd[be] as usize] {
+            let i = c.index();
+            if scratch.stamp[i] != scratch.pass {
+                scratch.stamp[i] = scratch.pass;
+                lives += u32::from(pos.lives[i]);
+            }
+        }
         if mode.drop_dead && lives < 2 {
             continue;
         }
-        let (bs, be) = pos.region_bounds(r);
         for b in bs..be {
             let start = scratch.kept.len();
             for &c in pos.boundary_slice(b) {

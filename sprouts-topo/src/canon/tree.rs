@@ -159,9 +159,6 @@ pub(crate) struct TreeScratch {
     best: Vec<u32>,
     uf: UnionFind,
     best_key: Vec<u8>,
-    okey: Vec<u8>,
-    okey_other: Vec<u8>,
-    oranges: Vec<(u32, u32)>,
     leaves: Vec<u32>,
     next_leaves: Vec<u32>,
     /// The final code of the land.
@@ -199,6 +196,10 @@ impl TreeScratch {
         orient: Orient,
         budget: &mut Budget,
     ) {
+        if shape.land[land + 1] - shape.land[land] == 1 {
+            self.single_region(shape, land, orient);
+            return;
+        }
         self.load(shape, land);
         let tree = self.build_tree();
         if !tree {
@@ -210,8 +211,8 @@ impl TreeScratch {
         self.code.clear();
         self.other.clear();
         self.root_and_order(&centers);
-        // The orientation is chosen by a cheap invariant when it tells them apart (the sorted
-        // least rotations of every boundary's blind word), by the whole code otherwise.
+        // The orientation is chosen by a cheap invariant when it tells them apart, by the whole
+        // code otherwise.
         // Boundaries of one or two corners, and bags, read the same both ways: if there are only
         // such, the mirror image is the same land.
         let chiral = (0..self.nb).any(|b| {
@@ -221,10 +222,8 @@ impl TreeScratch {
         let orientation = if orient == Orient::Mirrored {
             std::cmp::Ordering::Greater
         } else if orient == Orient::Best && chiral {
-            self.orientation_key(shape, false);
-            std::mem::swap(&mut self.okey, &mut self.okey_other);
-            self.orientation_key(shape, true);
-            self.okey_other.cmp(&self.okey)
+            self.orientation_key(shape, false)
+                .cmp(&self.orientation_key(shape, true))
         } else {
             std::cmp::Ordering::Less
         };
@@ -247,43 +246,93 @@ impl TreeScratch {
         }
     }
 
-    /// The orientation invariant into `self.okey`: the least rotations of every ordinary
-    /// boundary's blind word read straight or mirrored, sorted.
-    fn orientation_key(&mut self, shape: &Shape, mirror: bool) {
-        self.okey.clear();
-        self.oranges.clear();
+    /// The code of a land with one region (its pieces are single boundaries sharing nothing):
+    /// each boundary's least word (labels named from scratch), sorted, in the orientation giving
+    /// the least code.
+    fn single_region(&mut self, shape: &Shape, land: usize, orient: Orient) {
+        let r = shape.land[land] as usize;
+        let (bs, be) = (shape.reg[r] as usize, shape.reg[r + 1] as usize);
+        let orients: &[bool] = match orient {
+            Orient::Straight => &[false],
+            Orient::Mirrored => &[true],
+            Orient::Best => &[false, true],
+        };
+        self.code.clear();
+        for &mirror in orients {
+            // A mirror image differs only through boundaries of three corners or more.
+            if mirror
+                && orient == Orient::Best
+                && (bs..be).all(|b| shape.bag[b] || shape.bnd[b + 1] - shape.bnd[b] < 3)
+            {
+                break;
+            }
+            self.arena.clear();
+            self.kids.clear();
+            for b in bs..be {
+                let start = self.arena.len() as u32;
+                self.arena.push(GRP);
+                let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
+                if shape.bag[b] && toks.iter().all(|&t| t < LABEL_BASE) {
+                    // A bag (of a region alone: no labels): its spots in order of class.
+                    let from = self.arena.len();
+                    self.arena.extend(toks.iter().map(|&t| CLASS + t));
+                    self.arena[from..].sort_unstable();
+                } else {
+                    least_word(shape, toks, mirror, &mut self.word, &mut self.best_word);
+                    self.arena.extend_from_slice(&self.best_word);
+                }
+                self.arena.push(END);
+                self.kids.push((start, self.arena.len() as u32));
+            }
+            let arena = &self.arena;
+            self.kids.sort_unstable_by(|&(s1, e1), &(s2, e2)| {
+                arena[s1 as usize..e1 as usize].cmp(&arena[s2 as usize..e2 as usize])
+            });
+            self.other.clear();
+            self.other.push(ROOT_R);
+            self.other.push(REG);
+            for &(s, e) in &self.kids {
+                self.other
+                    .extend_from_slice(&self.arena[s as usize..e as usize]);
+            }
+            self.other.push(END);
+            if self.code.is_empty() || self.other < self.code {
+                std::mem::swap(&mut self.code, &mut self.other);
+            }
+        }
+    }
+
+    /// An orientation invariant: over every ordinary boundary of three corners or more, the sum
+    /// of a hash of each cyclic triple of consecutive classes. Rotating a boundary does not change
+    /// it; reversing one usually does. Any invariant would do: orientations with equal values are
+    /// both computed in full.
+    fn orientation_key(&self, shape: &Shape, mirror: bool) -> u64 {
+        let mut total = 0u64;
         for b in 0..self.nb {
             let bi = self.b_first + b;
             if shape.bag[bi] {
                 continue;
             }
             let toks = &shape.toks[shape.bnd[bi] as usize..shape.bnd[bi + 1] as usize];
-            if toks.len() < 3 {
+            let m = toks.len();
+            if m < 3 {
                 continue;
             }
-            self.blind.clear();
-            for k in 0..toks.len() {
-                let t = Self::at(toks, mirror, 0, k);
-                self.blind.push(self.class_of(t));
+            let class = |k: usize| -> u64 {
+                let t = toks[if mirror { m - 1 - k } else { k }];
+                u64::from(self.class_of(t))
+            };
+            let (mut a, mut b2) = (class(m - 2), class(m - 1));
+            for k in 0..m {
+                let c = class(k);
+                let x = (a | b2 << 8 | c << 16).wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                total = total.wrapping_add(x ^ (x >> 32));
+                a = b2;
+                b2 = c;
             }
-            let r = crate::key::least_rotation(&self.blind);
-            let start = self.okey.len() as u32;
-            self.okey.extend_from_slice(&self.blind[r..]);
-            self.okey.extend_from_slice(&self.blind[..r]);
-            self.oranges.push((start, self.okey.len() as u32));
         }
-        let okey = &self.okey;
-        self.oranges.sort_unstable_by(|&(s1, e1), &(s2, e2)| {
-            okey[s1 as usize..e1 as usize].cmp(&okey[s2 as usize..e2 as usize])
-        });
-        // Rewrite in sorted order, words ended by a byte no class uses.
-        self.blind.clear();
-        for &(s, e) in &self.oranges {
-            self.blind
-                .extend_from_slice(&self.okey[s as usize..e as usize]);
-            self.blind.push(u8::MAX);
-        }
-        std::mem::swap(&mut self.okey, &mut self.blind);
+        total
     }
 
     /// Loads the land's boundaries, regions and labels (local numbering).
@@ -1168,5 +1217,61 @@ fn check_bound(code: &[u32], bound: &mut Option<&[u32]>) -> bool {
         std::cmp::Ordering::Greater => false,
         // Equal so far: a code longer than the bound is greater.
         std::cmp::Ordering::Equal => code.len() <= b.len(),
+    }
+}
+
+/// The least word of a boundary read from any rotation (straight or mirrored), its labels named
+/// from scratch in order of appearance, into `best` (`word` is scratch).
+fn least_word(shape: &Shape, toks: &[u32], mirror: bool, word: &mut Vec<u32>, best: &mut Vec<u32>) {
+    let m = toks.len();
+    let at = |rd: usize, k: usize| -> u32 {
+        let i = (rd + k) % m;
+        if mirror { toks[m - 1 - i] } else { toks[i] }
+    };
+    let unit_first = |t: u32| -> u32 {
+        if t >= LABEL_BASE {
+            NEW + u32::from(shape.label_class[(t - LABEL_BASE) as usize])
+        } else {
+            CLASS + t
+        }
+    };
+    let first_min = (0..m).map(|rd| unit_first(at(rd, 0))).min().unwrap_or(0);
+    best.clear();
+    let mut names: SmallVec<[(u32, u32); 16]> = SmallVec::new();
+    for rd in 0..m {
+        if unit_first(at(rd, 0)) != first_min {
+            continue;
+        }
+        word.clear();
+        names.clear();
+        let mut cmp = if best.is_empty() {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Equal
+        };
+        for k in 0..m {
+            let t = at(rd, k);
+            let unit = if t >= LABEL_BASE {
+                match names.iter().find(|&&(l, _)| l == t) {
+                    Some(&(_, n)) => REF + n,
+                    None => {
+                        names.push((t, names.len() as u32));
+                        unit_first(t)
+                    }
+                }
+            } else {
+                CLASS + t
+            };
+            if cmp == std::cmp::Ordering::Equal {
+                cmp = unit.cmp(&best[k]);
+                if cmp == std::cmp::Ordering::Greater {
+                    break;
+                }
+            }
+            word.push(unit);
+        }
+        if cmp == std::cmp::Ordering::Less {
+            std::mem::swap(word, best);
+        }
     }
 }
