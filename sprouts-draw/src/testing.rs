@@ -108,8 +108,11 @@ impl GridDrawer {
         }
     }
 
-    /// Draws curves as smooth splines fitted within a pixel of the lattice polylines (with the
-    /// polyline as a fall-back when the fit would touch something), as real pictures have them.
+    /// Draws curves as smooth splines fitted near the lattice polylines, as real pictures have
+    /// them, with the polyline as a fall-back when the fit would meet something. Smoothed curves
+    /// may stray from their cells (the fit keeps only every third cell within 3 pixels), so a
+    /// later curve that would meet one is skipped rather than reported; a picture that reads
+    /// back to another position than intended is still reported.
     pub fn smooth(mut self) -> GridDrawer {
         self.smooth = true;
         self
@@ -577,6 +580,7 @@ impl GridDrawer {
         let mut second: Vec<Point> = cells[k..].iter().map(|&c| self.centre(c)).collect();
         second.push(end);
         let mut reason = String::new();
+        let mut mismatch = false;
         let lattice = (polyline(&first), polyline(&second));
         let (Ok(lattice_a), Ok(lattice_b)) = lattice else {
             return Ok(None);
@@ -618,6 +622,7 @@ impl GridDrawer {
                     Err(TransactionError::Picture(e)) => reason = e.to_string(),
                     Err(TransactionError::Mismatch(m)) => {
                         reason = m.to_string();
+                        mismatch = true;
                         continue 'moves;
                     }
                     Err(e) => {
@@ -626,6 +631,12 @@ impl GridDrawer {
                     }
                 }
             }
+        }
+        // Smoothed curves of earlier moves may stray from their cells far enough to meet a new
+        // lattice curve: in smooth mode a curve that meets something is a move not drawn. A
+        // position that differs from the one intended is always reported.
+        if self.smooth && !mismatch {
+            return Ok(None);
         }
         let mut tried = drawing.clone();
         if let (Ok(a), Ok(b)) = (polyline(&first), polyline(&second)) {
