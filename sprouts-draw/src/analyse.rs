@@ -12,7 +12,7 @@
 use std::cmp::Ordering;
 
 use sprouts_geom::certified::{self, Orientation, Verdict, cmp_around, leg_verdict};
-use sprouts_geom::{Point, RefinedPolygon, SegmentGrid, refined_polygon, signed_area};
+use sprouts_geom::{Point, RefinedPolygon, refined_polygon, signed_area};
 use sprouts_topo::{BoundaryId, Corner, Lives, Position, RegionId, Setup, SetupError, SpotId};
 
 use crate::drawing::{CurveId, Drawing, HalfEdgeId};
@@ -394,6 +394,18 @@ impl Analysis {
     }
 }
 
+/// The distance between the bounding boxes of two segments (a lower bound on their distance,
+/// up to the rounding of one subtraction per axis and a hypotenuse).
+fn box_gap((a0, a1): (Point, Point), (b0, b1): (Point, Point)) -> f64 {
+    let dx = (a0.x.min(a1.x) - b0.x.max(b1.x))
+        .max(b0.x.min(b1.x) - a0.x.max(a1.x))
+        .max(0.0);
+    let dy = (a0.y.min(a1.y) - b0.y.max(b1.y))
+        .max(b0.y.min(b1.y) - a0.y.max(a1.y))
+        .max(0.0);
+    (dx * dx + dy * dy).sqrt()
+}
+
 fn in_box(p: Point, (lo, hi): (Point, Point)) -> bool {
     p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y
 }
@@ -638,8 +650,9 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         }
     }
     let mut attempt = 0;
+    let mut simple = vec![false; n_curves];
     loop {
-        let undecided = certify(drawing, &polys.polys, &index_of)?;
+        let undecided = certify(drawing, &polys.polys, &index_of, &mut simple)?;
         if undecided.is_empty() {
             break;
         }
@@ -964,15 +977,33 @@ fn certify(
     drawing: &Drawing,
     polys: &[RefinedPolygon],
     index_of: &dyn Fn(SpotId) -> usize,
+    simple: &mut [bool],
 ) -> Result<Vec<Undecided>, AnalyseError> {
     let spots = drawing.spots();
     let curves = drawing.curves();
     let mut undecided = Vec::new();
 
-    // Every curve simple.
+    // Every curve simple. A curve certified simple stays so; the first try is on the polygon
+    // without the limit on leg length, which has far fewer sub-pieces on straight stretches
+    // (the check compares sub-pieces pairwise).
     for (e, c) in curves.iter().enumerate() {
-        match certified::simplicity(&polys[e], c.from == c.to) {
-            certified::Simplicity::Simple => {}
+        if simple[e] {
+            continue;
+        }
+        let closed = c.from == c.to;
+        let coarse = refined_polygon(
+            &c.spline,
+            polys[e].eps().max(f64::MIN_POSITIVE),
+            f64::INFINITY,
+        )
+        .ok()
+        .map(|p| certified::simplicity(&p, closed));
+        let verdict = match coarse {
+            Some(certified::Simplicity::Simple) => certified::Simplicity::Simple,
+            _ => certified::simplicity(&polys[e], closed),
+        };
+        match verdict {
+            certified::Simplicity::Simple => simple[e] = true,
             certified::Simplicity::SelfIntersecting => {
                 return Err(AnalyseError::SelfIntersecting {
                     curve: CurveId(e as u32),
@@ -1024,102 +1055,119 @@ fn certify(
         }
     }
 
-    // Legs of different curves apart; curves apart from the spots they do not end at.
+    // Legs of different curves apart; curves apart from the spots they do not end at. The
+    // candidates are the pairs of boxes (legs, and spots' discs) within reach of each other.
     let max_eps = polys.iter().map(|p| p.eps()).fold(0.0, f64::max);
-    let grid = match SegmentGrid::new(
-        sprouts_geom::DEFAULT_CELL_SIZE,
-        polys
-            .iter()
-            .enumerate()
-            .flat_map(|(e, p)| p.grid_segments(e)),
-    ) {
-        Ok(g) => g,
-        // Non-finite coordinates cannot reach here (splines are finite); too many legs can.
-        Err(_) => {
-            return Err(AnalyseError::Refine {
-                curve: CurveId(0),
-                source: sprouts_geom::RefineError::TooManyLegs {
-                    eps: CERTIFY_EPS,
-                    max_leg: CERTIFY_MAX_LEG,
-                },
-            });
-        }
-    };
-    let mut near = Vec::new();
-    let mut pair_seen: Vec<(usize, usize)> = Vec::new();
+    let mut boxes: Vec<crate::near::Bbox> = Vec::new();
+    let mut owner: Vec<(u32, u32)> = Vec::new(); // (curve, leg), or (u32::MAX, spot index)
     for (e, poly) in polys.iter().enumerate() {
         for j in 0..poly.n_legs() {
-            let (a0, a1) = poly.leg(j);
-            let ra = poly.leg_eps(j);
-            near.clear();
-            let slack = 1e-9 * (1.0 + a0.x.abs().max(a0.y.abs()));
-            grid.near_segment(a0, a1, ra + max_eps + slack, &mut near);
-            let end_a = end_spot_of_leg(drawing, poly, e, j);
-            for &k in &near {
-                let (f, l) = grid.segments()[k].key;
-                if f <= e {
-                    continue;
+            let (a, b) = poly.leg(j);
+            boxes.push((
+                Point::new(a.x.min(b.x), a.y.min(b.y)),
+                Point::new(a.x.max(b.x), a.y.max(b.y)),
+            ));
+            owner.push((e as u32, j as u32));
+        }
+    }
+    for (i, s) in spots.iter().enumerate() {
+        let r = s.radius;
+        boxes.push((
+            Point::new(s.centre.x - r, s.centre.y - r),
+            Point::new(s.centre.x + r, s.centre.y + r),
+        ));
+        owner.push((u32::MAX, i as u32));
+    }
+    let scale = boxes
+        .iter()
+        .map(|(lo, hi)| lo.x.abs().max(lo.y.abs()).max(hi.x.abs()).max(hi.y.abs()))
+        .fold(1.0, f64::max);
+    // Rounding of the box distances, many times over.
+    let slack = 1e-9 * scale;
+    let mut pair_seen: Vec<(usize, usize)> = Vec::new();
+    let mut spot_seen: Vec<(usize, usize)> = Vec::new();
+    let mut found: Option<AnalyseError> = None;
+    crate::near::close_pairs(&boxes, 2.0 * max_eps + slack, CERTIFY_MAX_LEG, |i, j| {
+        if found.is_some() {
+            return;
+        }
+        let (a, b) = (owner[i], owner[j]);
+        match (a.0 == u32::MAX, b.0 == u32::MAX) {
+            (true, true) => {}
+            (false, false) => {
+                let (e, ja, f, jb) = (a.0 as usize, a.1 as usize, b.0 as usize, b.1 as usize);
+                if e == f {
+                    return;
                 }
-                if let Some(s) = end_a
-                    && end_spot_of_leg(drawing, &polys[f], f, l) == Some(s)
+                if let Some(s) = end_spot_of_leg(drawing, &polys[e], e, ja)
+                    && end_spot_of_leg(drawing, &polys[f], f, jb) == Some(s)
                 {
-                    continue;
+                    return;
                 }
-                let (b0, b1) = polys[f].leg(l);
-                match leg_verdict((a0, a1, ra), (b0, b1, polys[f].leg_eps(l))) {
+                let (a0, a1) = polys[e].leg(ja);
+                let (b0, b1) = polys[f].leg(jb);
+                let (ra, rb) = (polys[e].leg_eps(ja), polys[f].leg_eps(jb));
+                // Legs whose boxes are farther apart than both bounds are apart.
+                if box_gap((a0, a1), (b0, b1)) * (1.0 - 1e-12) > ra + rb + slack {
+                    return;
+                }
+                match leg_verdict((a0, a1, ra), (b0, b1, rb)) {
                     Verdict::Apart(_) => {}
                     Verdict::Intersect => {
-                        return Err(AnalyseError::CurvesCross {
-                            a: CurveId(e as u32),
-                            b: CurveId(f as u32),
+                        found = Some(AnalyseError::CurvesCross {
+                            a: CurveId(e.min(f) as u32),
+                            b: CurveId(e.max(f) as u32),
                         });
                     }
                     Verdict::Uncertain => {
-                        if !pair_seen.contains(&(e, f)) {
-                            pair_seen.push((e, f));
-                            undecided.push(Undecided::Pair(e, f));
+                        let key = (e.min(f), e.max(f));
+                        if !pair_seen.contains(&key) {
+                            pair_seen.push(key);
+                            undecided.push(Undecided::Pair(key.0, key.1));
                         }
                     }
                 }
             }
-        }
-    }
-    for (i, s) in spots.iter().enumerate() {
-        near.clear();
-        let slack = 1e-9 * (1.0 + s.centre.x.abs().max(s.centre.y.abs()));
-        grid.near_point(s.centre, s.radius + max_eps + slack, &mut near);
-        let mut flagged: Vec<usize> = Vec::new();
-        for &k in &near {
-            let (f, l) = grid.segments()[k].key;
-            let c = &curves[f];
-            if c.from == s.id || c.to == s.id || flagged.contains(&f) {
-                continue;
-            }
-            let (b0, b1) = polys[f].leg(l);
-            let rb = polys[f].leg_eps(l);
-            // Certainly inside the disc: the curve's part is within `rb` of the leg, which comes
-            // closer to the centre than `radius - rb` (with room for the rounding of the distance).
-            let d = sprouts_geom::point_segment_distance(s.centre, b0, b1);
-            if d + rb < s.radius * (1.0 - 1e-9) {
-                return Err(AnalyseError::CurveThroughSpot {
-                    curve: CurveId(f as u32),
-                    spot: s.id,
-                });
-            }
-            match leg_verdict((s.centre, s.centre, s.radius), (b0, b1, rb)) {
-                Verdict::Apart(_) => {}
-                Verdict::Intersect => {
-                    return Err(AnalyseError::CurveThroughSpot {
-                        curve: CurveId(f as u32),
+            (spot_first, _) => {
+                let ((e, jl), i) = if spot_first {
+                    ((b.0 as usize, b.1 as usize), a.1 as usize)
+                } else {
+                    ((a.0 as usize, a.1 as usize), b.1 as usize)
+                };
+                let (s, c) = (&spots[i], &curves[e]);
+                if c.from == s.id || c.to == s.id || spot_seen.contains(&(e, i)) {
+                    return;
+                }
+                let (b0, b1) = polys[e].leg(jl);
+                let rb = polys[e].leg_eps(jl);
+                // Certainly inside the disc: the curve's part is within `rb` of the leg,
+                // which comes closer to the centre than `radius - rb`.
+                let d = sprouts_geom::point_segment_distance(s.centre, b0, b1);
+                if d + rb < s.radius * (1.0 - 1e-9) {
+                    found = Some(AnalyseError::CurveThroughSpot {
+                        curve: CurveId(e as u32),
                         spot: s.id,
                     });
+                    return;
                 }
-                Verdict::Uncertain => {
-                    flagged.push(f);
-                    undecided.push(Undecided::Spot(f, i));
+                match leg_verdict((s.centre, s.centre, s.radius), (b0, b1, rb)) {
+                    Verdict::Apart(_) => {}
+                    Verdict::Intersect => {
+                        found = Some(AnalyseError::CurveThroughSpot {
+                            curve: CurveId(e as u32),
+                            spot: s.id,
+                        });
+                    }
+                    Verdict::Uncertain => {
+                        spot_seen.push((e, i));
+                        undecided.push(Undecided::Spot(e, i));
+                    }
                 }
             }
         }
+    });
+    if let Some(err) = found {
+        return Err(err);
     }
     Ok(undecided)
 }

@@ -47,6 +47,7 @@
 mod analyse;
 mod board;
 mod drawing;
+mod near;
 mod saved;
 pub mod svg;
 #[cfg(feature = "testing")]

@@ -13,11 +13,12 @@
 //! Curves are splines of straight cubic pieces between cell centres, so they are C⁰ only; that
 //! is all `analyse` needs.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sprouts_geom::{CubicBez, Piece, Point, Spline};
+use sprouts_geom::{CubicBez, Piece, Point, Spline, fit_clamped};
 use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
 
 use crate::board::{Board, BoardError, TransactionError};
@@ -66,6 +67,24 @@ pub struct GridDrawer {
     nx: i32,
     ny: i32,
     rng: Xoshiro256PlusPlus,
+    /// How far (in steps) from the start the random waypoint of a curve may be.
+    reach: u32,
+    /// Whether curves are smoothed (fitted splines near the lattice polylines).
+    smooth: bool,
+    /// The lattice cells of the smoothed curves this drawer drew, by the spline's fingerprint.
+    cells: HashMap<u64, Vec<CellPos>>,
+}
+
+/// A fingerprint of a spline's numbers.
+fn fingerprint(spline: &Spline) -> u64 {
+    let mut h = DefaultHasher::new();
+    for piece in spline.pieces() {
+        for p in piece.bez.points() {
+            p.x.to_bits().hash(&mut h);
+            p.y.to_bits().hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 /// The two spots of a move with their cells, and the cells of its curve.
@@ -83,7 +102,27 @@ impl GridDrawer {
             nx,
             ny,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            reach: u32::MAX,
+            smooth: false,
+            cells: HashMap::new(),
         }
+    }
+
+    /// Draws curves as smooth splines fitted near the lattice polylines, as real pictures have
+    /// them, with the polyline as a fall-back when the fit would meet something. Smoothed curves
+    /// may stray from their cells (the fit keeps only every third cell within 3 pixels), so a
+    /// later curve that would meet one is skipped rather than reported; a picture that reads
+    /// back to another position than intended is still reported.
+    pub fn smooth(mut self) -> GridDrawer {
+        self.smooth = true;
+        self
+    }
+
+    /// Keeps each curve's random waypoint and its end within `steps` grid steps of its start
+    /// (unlimited by default), so that curves stay short and long games fit.
+    pub fn with_reach(mut self, steps: u32) -> GridDrawer {
+        self.reach = steps;
+        self
     }
 
     /// The world the grid covers.
@@ -153,8 +192,11 @@ impl GridDrawer {
         Board::from_game(Position::new(n), &[], drawing, settings)
     }
 
-    /// The cells a lattice curve runs through, from its start to its end.
+    /// The cells a curve of this drawer runs through, from its start to its end.
     fn curve_cells(&self, spline: &Spline) -> Vec<CellPos> {
+        if let Some(cells) = self.cells.get(&fingerprint(spline)) {
+            return cells.clone();
+        }
         let mut res = Vec::new();
         for piece in spline.pieces() {
             let (a, b) = (self.cell_of(piece.bez.p0), self.cell_of(piece.bez.p3));
@@ -233,7 +275,7 @@ impl GridDrawer {
         let dist = self.bfs(p1, &|q| clear(q) && q != s);
         let reachable: Vec<CellPos> = (0..self.nx * self.ny)
             .map(|k| (k % self.nx, k / self.nx))
-            .filter(|&q| dist[self.idx(q)] != u32::MAX)
+            .filter(|&q| dist[self.idx(q)] <= self.reach)
             .collect();
         if reachable.is_empty() {
             return Ok(None);
@@ -248,7 +290,8 @@ impl GridDrawer {
             for &(di, dj) in &DIRS {
                 let t = (yc.0 + di, yc.1 + dj);
                 let q = (t.0 + di, t.1 + dj);
-                if t == s || q == s || q == p1 || !self.inside(q) || dist[self.idx(q)] == u32::MAX {
+                if t == s || q == s || q == p1 || !self.inside(q) || dist[self.idx(q)] > self.reach
+                {
                     continue;
                 }
                 if self.end_ok(&occ, &drawing, yc, y, t) {
@@ -537,28 +580,63 @@ impl GridDrawer {
         let mut second: Vec<Point> = cells[k..].iter().map(|&c| self.centre(c)).collect();
         second.push(end);
         let mut reason = String::new();
-        for mv in &candidates {
+        let mut mismatch = false;
+        let lattice = (polyline(&first), polyline(&second));
+        let (Ok(lattice_a), Ok(lattice_b)) = lattice else {
+            return Ok(None);
+        };
+        let mut shapes = Vec::new();
+        if self.smooth
+            && let (Some(a), Some(b)) = (fitted(&first), fitted(&second))
+        {
+            shapes.push((a, b));
+        }
+        shapes.push((lattice_a, lattice_b));
+        let mut cells_a = vec![xc];
+        cells_a.extend_from_slice(&cells[..=k]);
+        let mut cells_b = cells[k..].to_vec();
+        cells_b.push(yc);
+        'moves: for mv in &candidates {
             let words = mv.describe(pos);
-            let res = board.play(mv, |d, ctx| -> Result<(), DrawingError> {
-                d.add_move_curves(
-                    (ctx.from, ctx.new_spot, ctx.to),
-                    polyline(&first)?,
-                    polyline(&second)?,
-                    ctx.move_index,
-                    ctx.spot_radius,
-                )?;
-                Ok(())
-            });
-            match res {
-                Ok(()) => {
-                    return Ok(Some(DrawnMove {
-                        words,
-                        candidates: keys.len(),
-                    }));
+            for (a, b) in &shapes {
+                let res = board.play(mv, |d, ctx| -> Result<(), DrawingError> {
+                    d.add_move_curves(
+                        (ctx.from, ctx.new_spot, ctx.to),
+                        a.clone(),
+                        b.clone(),
+                        ctx.move_index,
+                        ctx.spot_radius,
+                    )?;
+                    Ok(())
+                });
+                match res {
+                    Ok(()) => {
+                        self.cells.insert(fingerprint(a), cells_a);
+                        self.cells.insert(fingerprint(b), cells_b);
+                        return Ok(Some(DrawnMove {
+                            words,
+                            candidates: keys.len(),
+                        }));
+                    }
+                    // The smoothed curve touches something: try the polyline.
+                    Err(TransactionError::Picture(e)) => reason = e.to_string(),
+                    Err(TransactionError::Mismatch(m)) => {
+                        reason = m.to_string();
+                        mismatch = true;
+                        continue 'moves;
+                    }
+                    Err(e) => {
+                        reason = e.to_string();
+                        continue 'moves;
+                    }
                 }
-                Err(TransactionError::Mismatch(m)) => reason = m.to_string(),
-                Err(e) => reason = e.to_string(),
             }
+        }
+        // Smoothed curves of earlier moves may stray from their cells far enough to meet a new
+        // lattice curve: in smooth mode a curve that meets something is a move not drawn. A
+        // position that differs from the one intended is always reported.
+        if self.smooth && !mismatch {
+            return Ok(None);
         }
         let mut tried = drawing.clone();
         if let (Ok(a), Ok(b)) = (polyline(&first), polyline(&second)) {
@@ -680,6 +758,26 @@ impl GridDrawer {
             .filter(|c| spots.contains(&c.from) || spots.contains(&c.to))
             .any(|c| self.curve_cells(&c.spline).into_iter().any(borders))
     }
+}
+
+/// A smooth spline near the polyline through `points` (a lattice path): fitted within 3
+/// pixels to every third point, leaving and arriving along the first and last legs; `None` if
+/// the fit fails.
+fn fitted(points: &[Point]) -> Option<Spline> {
+    let n = points.len();
+    if n < 4 {
+        return None;
+    }
+    let mut sample: Vec<Point> = points[..n - 1].iter().step_by(3).copied().collect();
+    sample.push(points[n - 1]);
+    let fit = fit_clamped(
+        &sample,
+        points[1] - points[0],
+        points[n - 1] - points[n - 2],
+        3.0,
+    )
+    .ok()?;
+    (fit.spline.start() == points[0] && fit.spline.end() == points[n - 1]).then_some(fit.spline)
 }
 
 /// A spline of straight pieces through points, with runs in one direction merged.

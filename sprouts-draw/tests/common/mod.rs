@@ -7,13 +7,18 @@ use sprouts_draw::{Curve, Drawing, DrawnSpot, WorldSize};
 use sprouts_geom::{EndCondition, Point, interpolate};
 use sprouts_topo::{Position, Setup, SpotId};
 
+/// A curve by its end spots and the points it passes in between.
+pub(crate) type CurveSpec<'a> = (u32, u32, &'a [(f64, f64)]);
+/// The same, owning its points.
+pub(crate) type OwnedCurve = (u32, u32, Vec<(f64, f64)>);
+
 pub(crate) fn s(n: u32) -> SpotId {
     SpotId::new(n).unwrap()
 }
 
 /// A picture: spots `(id, x, y)` and curves `(from, to, points in between)`, each curve the
 /// natural C² spline through its spots' centres and the points given.
-pub(crate) fn picture(spots: &[(u32, f64, f64)], curves: &[(u32, u32, &[(f64, f64)])]) -> Drawing {
+pub(crate) fn picture(spots: &[(u32, f64, f64)], curves: &[CurveSpec<'_>]) -> Drawing {
     let mut d = Drawing::new(WorldSize::new(600.0, 600.0)).unwrap();
     for &(id, x, y) in spots {
         d.add_spot(DrawnSpot {
@@ -56,13 +61,7 @@ pub(crate) fn expected(regions: &[&[&[u32]]]) -> Position {
 
 /// A loop from `at` round the centre `(cx, cy)` with radius `r`, through spot `via` on the far
 /// side: two curves, `at → via` over the top (smaller y) and back underneath.
-pub(crate) fn loop_curves(
-    at: u32,
-    via: u32,
-    cx: f64,
-    cy: f64,
-    r: f64,
-) -> Vec<(u32, u32, Vec<(f64, f64)>)> {
+pub(crate) fn loop_curves(at: u32, via: u32, cx: f64, cy: f64, r: f64) -> Vec<OwnedCurve> {
     let h = r * std::f64::consts::FRAC_1_SQRT_2;
     vec![
         (
@@ -81,13 +80,13 @@ pub(crate) fn loop_curves(
 pub(crate) fn with_loops(
     spots: &[(u32, f64, f64)],
     loops: &[(u32, u32, f64, f64, f64)],
-    extra: &[(u32, u32, &[(f64, f64)])],
+    extra: &[CurveSpec<'_>],
 ) -> Drawing {
-    let owned: Vec<(u32, u32, Vec<(f64, f64)>)> = loops
+    let owned: Vec<OwnedCurve> = loops
         .iter()
         .flat_map(|&(a, v, cx, cy, r)| loop_curves(a, v, cx, cy, r))
         .collect();
-    let mut curves: Vec<(u32, u32, &[(f64, f64)])> = owned
+    let mut curves: Vec<CurveSpec<'_>> = owned
         .iter()
         .map(|(a, b, v)| (*a, *b, v.as_slice()))
         .collect();
