@@ -25,7 +25,7 @@ pub(crate) const CASES: [Case; 3] = [
     Case {
         name: "12-spots-after-10",
         glop: "a3A333313BCD3ab1b.0*4|CB333A3D+3A|3133A33a3333a",
-        canonical: "0*4.1ABCab1baD|ADCB+122",
+        canonical: "0*4.1Aab1baBCD|ADCB+122",
         moves: 842,
         distinct_moves: 315,
         children: 230,
