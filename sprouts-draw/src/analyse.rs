@@ -25,6 +25,10 @@ pub const CERTIFY_MAX_LEG: f64 = 16.0;
 /// undecided question is reported as touching: 12 halvings take eps from 0.25 px to 6e-5 px.
 pub const MAX_REFINEMENTS: u32 = 12;
 
+/// The most legs a curve's polygon is refined to while certifying; an undecided question past
+/// it is reported as touching (a drawn curve has a few hundred).
+const MAX_CERTIFY_LEGS: usize = 1 << 12;
+
 /// Angular slack (radians) required between the cones of two curve ends at one spot; it covers
 /// the rounding of `atan2` many times over.
 const CONE_MARGIN: f64 = 1e-10;
@@ -419,6 +423,11 @@ fn bbox(points: &[Point]) -> (Point, Point) {
     })
 }
 
+/// Whether `a` and `b` lie on the same side of `c` on a line (or on it), exactly.
+fn same_side(c: f64, a: f64, b: f64) -> bool {
+    (a - c).signum() == (b - c).signum() || a == c || b == c
+}
+
 /// Union-find with path halving.
 struct UnionFind(Vec<usize>);
 
@@ -466,10 +475,17 @@ impl Polygons {
         }
     }
 
-    /// Halves curve `e`'s bounds and refines it again.
-    fn refine_more(&mut self, drawing: &Drawing, e: usize) -> Result<(), AnalyseError> {
+    /// Halves curve `e`'s bound (and its longest leg if `shorter`) and refines it again.
+    fn refine_more(
+        &mut self,
+        drawing: &Drawing,
+        e: usize,
+        shorter: bool,
+    ) -> Result<(), AnalyseError> {
         self.eps[e] /= 2.0;
-        self.max_leg[e] /= 2.0;
+        if shorter {
+            self.max_leg[e] /= 2.0;
+        }
         self.refine(drawing, e)
     }
 }
@@ -630,6 +646,45 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         });
     }
 
+    // Curve ends tangent at a spot: no refinement separates them, so they are reported at once
+    // (exactly: the tangent at an end is the direction to its first control point off the spot).
+    {
+        let mut tangents: Vec<Vec<(usize, Point)>> = vec![Vec::new(); n_spots];
+        for (e, c) in curves.iter().enumerate() {
+            let pieces = c.spline.pieces();
+            let (first, last) = (&pieces[0].bez, &pieces[pieces.len() - 1].bez);
+            for (spot, apex, others) in [
+                (c.from, first.p0, [first.p1, first.p2, first.p3]),
+                (c.to, last.p3, [last.p2, last.p1, last.p0]),
+            ] {
+                let Some(t) = others.into_iter().find(|p| *p != apex) else {
+                    return Err(AnalyseError::DegenerateCurve {
+                        curve: CurveId(e as u32),
+                        spot,
+                    });
+                };
+                tangents[index_of(spot)].push((e, t));
+            }
+        }
+        for (i, ends) in tangents.iter().enumerate() {
+            let c = spots[i].centre;
+            for (k, &(a, ta)) in ends.iter().enumerate() {
+                for &(b, tb) in &ends[k + 1..] {
+                    if certified::orient(c, ta, tb) == Orientation::Collinear
+                        && same_side(c.x, ta.x, tb.x)
+                        && same_side(c.y, ta.y, tb.y)
+                    {
+                        return Err(AnalyseError::SameDirection {
+                            spot: spots[i].id,
+                            a: CurveId(a.min(b) as u32),
+                            b: CurveId(a.max(b) as u32),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
     // Step 1: certify the picture, refining what is undecided.
     let mut polys = Polygons {
         polys: Vec::with_capacity(n_curves),
@@ -656,7 +711,9 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         if undecided.is_empty() {
             break;
         }
-        if attempt >= MAX_REFINEMENTS {
+        // Past the last refinement, or past a size no picture needs: report what is undecided.
+        let too_big = polys.polys.iter().any(|p| p.n_legs() > MAX_CERTIFY_LEGS);
+        if attempt >= MAX_REFINEMENTS || too_big {
             return Err(match undecided[0] {
                 Undecided::Pair(a, b) => AnalyseError::CurvesTouch {
                     a: CurveId(a as u32),
@@ -676,18 +733,28 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
                 },
             });
         }
-        let mut again = vec![false; n_curves];
+        // Bounds halved for the curves involved; legs halved too where the end cones overlap
+        // (only a shorter first sub-piece narrows a cone).
+        let mut again = vec![None; n_curves];
         for u in &undecided {
             match *u {
-                Undecided::Pair(a, b) | Undecided::Cone(_, a, b) => {
-                    again[a] = true;
-                    again[b] = true;
+                Undecided::Cone(_, a, b) => {
+                    again[a] = Some(true);
+                    again[b] = Some(true);
                 }
-                Undecided::SelfTouch(e) | Undecided::Spot(e, _) => again[e] = true,
+                Undecided::Pair(a, b) => {
+                    again[a] = again[a].or(Some(false));
+                    again[b] = again[b].or(Some(false));
+                }
+                Undecided::SelfTouch(e) | Undecided::Spot(e, _) => {
+                    again[e] = again[e].or(Some(false))
+                }
             }
         }
-        for e in (0..n_curves).filter(|&e| again[e]) {
-            polys.refine_more(drawing, e)?;
+        for (e, shorter) in again.into_iter().enumerate() {
+            if let Some(shorter) = shorter {
+                polys.refine_more(drawing, e, shorter)?;
+            }
         }
         attempt += 1;
     }
