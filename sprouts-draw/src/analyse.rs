@@ -178,6 +178,24 @@ pub enum BoundaryPicture<'a> {
     Spot(SpotId),
 }
 
+/// The angle of a corner at its spot: where a curve leaving (or reaching) the spot through that
+/// corner goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Sector {
+    /// A spot with no curve: the whole turn.
+    Full(SpotId),
+    /// The angle at the tail of `leave`, from `leave` by increasing angle (counter-clockwise in
+    /// the y-up frame, see [`Analysis`]) up to `arrive.twin()`; the walk of the corner's boundary
+    /// arrives along `arrive` and leaves along `leave`. For a spot with one curve the two are
+    /// twins and the angle is the whole turn.
+    Between {
+        /// The half-edge the walk leaves along.
+        leave: HalfEdgeId,
+        /// The half-edge the walk arrives along.
+        arrive: HalfEdgeId,
+    },
+}
+
 /// A face walk: a cycle of the `next` map.
 #[derive(Clone, Debug)]
 struct Walk {
@@ -320,6 +338,21 @@ impl Analysis {
         Corner {
             boundary: self.walks[w].boundary,
             index: k as u32,
+        }
+    }
+
+    /// The angle at its spot that corner `c` of the position stands for (the side of the spot a
+    /// move through that corner leaves or arrives on); `None` for a corner the position does
+    /// not have.
+    pub fn corner_sector(&self, c: Corner) -> Option<Sector> {
+        match self.boundary(c.boundary)? {
+            BoundaryPicture::Spot(s) => (c.index == 0).then_some(Sector::Full(s)),
+            BoundaryPicture::Walk(hs) => {
+                let i = c.index as usize;
+                let leave = *hs.get(i)?;
+                let arrive = hs[(i + hs.len() - 1) % hs.len()];
+                Some(Sector::Between { leave, arrive })
+            }
         }
     }
 

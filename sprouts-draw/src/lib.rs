@@ -54,7 +54,8 @@ pub mod svg;
 pub mod testing;
 
 pub use analyse::{
-    AnalyseError, Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS, analyse,
+    AnalyseError, Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS, Sector,
+    analyse,
 };
 pub use board::{
     Board, BoardError, Mismatch, MoveContext, PlayedMove, Step, StepKind, TransactionError,
