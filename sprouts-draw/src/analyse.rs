@@ -1083,25 +1083,12 @@ fn certify(
     let curves = drawing.curves();
     let mut undecided = Vec::new();
 
-    // Every curve simple. A curve certified simple stays so; the first try is on the polygon
-    // without the limit on leg length, which has far fewer sub-pieces on straight stretches
-    // (the check compares sub-pieces pairwise).
+    // Every curve simple (a curve certified simple stays so through the refinements).
     for (e, c) in curves.iter().enumerate() {
         if simple[e] {
             continue;
         }
-        let closed = c.from == c.to;
-        let coarse = refined_polygon(
-            &c.spline,
-            polys[e].eps().max(f64::MIN_POSITIVE),
-            f64::INFINITY,
-        )
-        .ok()
-        .map(|p| certified::simplicity(&p, closed));
-        let verdict = match coarse {
-            Some(certified::Simplicity::Simple) => certified::Simplicity::Simple,
-            _ => certified::simplicity(&polys[e], closed),
-        };
+        let verdict = certified::simplicity(&polys[e], c.from == c.to);
         match verdict {
             certified::Simplicity::Simple => simple[e] = true,
             certified::Simplicity::SelfIntersecting => {
