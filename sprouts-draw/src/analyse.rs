@@ -205,6 +205,8 @@ struct Walk {
     bbox: (Point, Point),
     /// The floating-point signed area of the polygon (positive for inner faces).
     area: f64,
+    /// How many inner faces of other pieces its piece lies in.
+    depth: usize,
     /// Union-find root (drawing spot index) of its piece of curves.
     component: usize,
     /// Whether it goes round its piece outside.
@@ -283,9 +285,9 @@ impl Analysis {
             match certified::winding_number(p, &walk.polygon) {
                 None => return None,
                 Some(0) => {}
-                // Faces containing one point are nested: the innermost has the least area.
+                // Faces containing one point are nested: the innermost is the deepest.
                 Some(_) => {
-                    if best.is_none_or(|b| walk.area < self.walks[b].area) {
+                    if best.is_none_or(|b| walk.depth > self.walks[b].depth) {
                         best = Some(w);
                     }
                 }
@@ -877,6 +879,7 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
             half_edges,
             polygon,
             area,
+            depth: 0,
             outer: false,
             boundary: BoundaryId::from_index(0),
         });
@@ -929,11 +932,12 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         }
     }
     // The face each piece lies in (`None`: the outside).
-    let mut lies_in: Vec<Option<usize>> = Vec::with_capacity(pieces.len());
+    // Which inner faces (of other pieces) wind round each piece's first spot, exactly.
+    let mut containing: Vec<Vec<usize>> = Vec::with_capacity(pieces.len());
     for &i in &pieces {
         let p = spots[i].centre;
         let root = uf.find(i);
-        let mut best: Option<usize> = None;
+        let mut around = Vec::new();
         for &w in &inner {
             let walk = &walks[w];
             if walk.component == root || !in_box(p, walk.bbox) {
@@ -942,14 +946,37 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
             match certified::winding_number(p, &walk.polygon) {
                 None => return Err(AnalyseError::SpotOnWalk { spot: spots[i].id }),
                 Some(0) => {}
-                Some(_) => {
-                    if best.is_none_or(|b| walk.area < walks[b].area) {
-                        best = Some(w);
-                    }
-                }
+                Some(_) => around.push(w),
             }
         }
-        lies_in.push(best);
+        containing.push(around);
+    }
+    // The faces round a piece are nested; the innermost is the one whose own piece lies inside
+    // all the others (decided by the same exact tests, not by comparing areas).
+    let piece_of_root: Vec<usize> = {
+        let mut m = vec![usize::MAX; n_spots];
+        for (k, &i) in pieces.iter().enumerate() {
+            m[uf.find(i)] = k;
+        }
+        m
+    };
+    let lies_in: Vec<Option<usize>> = containing
+        .iter()
+        .map(|around| {
+            around.iter().copied().find(|&f| {
+                let inside = &containing[piece_of_root[walks[f].component]];
+                around.iter().all(|&g| g == f || inside.contains(&g))
+            })
+        })
+        .collect();
+    for walk in &mut walks {
+        walk.depth = containing[piece_of_root[walk.component]].len();
+    }
+    if let Some(k) = (0..pieces.len()).find(|&k| !containing[k].is_empty() && lies_in[k].is_none())
+    {
+        return Err(AnalyseError::SpotOnWalk {
+            spot: spots[pieces[k]].id,
+        });
     }
 
     // The position: the outside, then one region per inner face, each with its boundaries.
