@@ -596,20 +596,22 @@ fn end_spot_of_leg(
 /// 1. Every curve is replaced by its refined control polygon (spec 2.2; Nairn, Peters and
 ///    Lutterkort, CAGD 16(7), 1999), which stays within a certified bound of it. The picture is
 ///    certified to be a plane drawing: every curve simple ([`certified::simplicity`]), every pair
-///    of legs of different curves apart by more than their bounds (candidates found through a
-///    [`SegmentGrid`], decided by [`leg_verdict`]), every curve apart from the discs of the spots
-///    it does not end at. Near a spot, where curves meet, the first sub-piece of each curve lies
-///    in the cone its control points span at the spot, and the cones of the curve ends at one spot
-///    must be disjoint. Undecided questions refine the curves involved (eps and legs halved, at
-///    most [`MAX_REFINEMENTS`] times) and are then reported as touching.
+///    of legs of different curves apart by more than their bounds (candidates: pairs of leg boxes
+///    sharing a cell of a uniform grid of one leg's length; decided by [`leg_verdict`]), every
+///    curve apart from the discs of the spots it does not end at. Near a spot, where curves meet,
+///    the first sub-piece of each curve lies in the cone its control points span at the spot, and
+///    the cones of the curve ends at one spot must be disjoint; curve ends tangent at a spot are
+///    refused at once. Undecided questions refine the curves involved (eps halved, and legs too
+///    where cones overlap, at most [`MAX_REFINEMENTS`] times) and are then reported as touching.
 /// 2. Half-edges `2e` and `2e+1`; at each spot the half-edges leaving it sorted by the direction
 ///    of their first leg, exactly ([`cmp_around`]): the rotation system.
 /// 3. Face walks: `next(h)` is the half-edge just before `twin(h)` in the rotation at the head
 ///    of `h`. Per connected piece, the walks must number `E - V + 2` (Euler), and exactly one of
 ///    them has non-positive signed area (decided exactly): the walk round the piece outside.
 /// 4. Regions: the outside and one per inner face walk. Each piece of curves, and each spot with
-///    no curve, lies in the innermost inner face (of another piece) whose walk winds round one of
-///    its spots (exact winding numbers), or in the outside.
+///    no curve, lies in the innermost inner face (of another piece) whose walk winds round its
+///    first spot (exact winding numbers; the innermost is the face whose own piece the other
+///    faces wind round), or in the outside.
 ///
 /// Then the regions, with the spots' lives (3 minus their curve ends), are checked into a
 /// [`Position`] by [`Position::from_setup`].
