@@ -63,7 +63,11 @@ fn picture(input: &Input, mirror: bool) -> Option<Drawing> {
         loop {
             let p1 = inner.get(k).copied().unwrap_or(start);
             let p2 = inner.get(k + 1).copied().unwrap_or(b.1);
-            let end = if k + 3 < inner.len() { inner[k + 2] } else { b.1 };
+            let end = if k + 3 < inner.len() {
+                inner[k + 2]
+            } else {
+                b.1
+            };
             pieces.push(Piece::new(CubicBez::new(start, p1, p2, end), 1.0));
             if end == b.1 {
                 break;
@@ -91,7 +95,8 @@ fuzz_target!(|input: Input| {
         return;
     };
     let pos = a.position();
-    pos.check_drawable().expect("a picture reads back to a drawable position");
+    pos.check_drawable()
+        .expect("a picture reads back to a drawable position");
     assert_eq!(pos.spot_count(), d.spots().len());
     // Every walk's corners are the tails of its half-edges.
     for b in pos.boundaries() {

@@ -25,6 +25,10 @@ pub const CERTIFY_MAX_LEG: f64 = 16.0;
 /// undecided question is reported as touching: 12 halvings take eps from 0.25 px to 6e-5 px.
 pub const MAX_REFINEMENTS: u32 = 12;
 
+/// The most legs a curve's polygon is refined to while certifying; an undecided question past
+/// it is reported as touching (a drawn curve has a few hundred).
+const MAX_CERTIFY_LEGS: usize = 1 << 12;
+
 /// Angular slack (radians) required between the cones of two curve ends at one spot; it covers
 /// the rounding of `atan2` many times over.
 const CONE_MARGIN: f64 = 1e-10;
@@ -174,6 +178,24 @@ pub enum BoundaryPicture<'a> {
     Spot(SpotId),
 }
 
+/// The angle of a corner at its spot: where a curve leaving (or reaching) the spot through that
+/// corner goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Sector {
+    /// A spot with no curve: the whole turn.
+    Full(SpotId),
+    /// The angle at the tail of `leave`, from `leave` by increasing angle (counter-clockwise in
+    /// the y-up frame, see [`Analysis`]) up to `arrive.twin()`; the walk of the corner's boundary
+    /// arrives along `arrive` and leaves along `leave`. For a spot with one curve the two are
+    /// twins and the angle is the whole turn.
+    Between {
+        /// The half-edge the walk leaves along.
+        leave: HalfEdgeId,
+        /// The half-edge the walk arrives along.
+        arrive: HalfEdgeId,
+    },
+}
+
 /// A face walk: a cycle of the `next` map.
 #[derive(Clone, Debug)]
 struct Walk {
@@ -183,6 +205,8 @@ struct Walk {
     bbox: (Point, Point),
     /// The floating-point signed area of the polygon (positive for inner faces).
     area: f64,
+    /// How many inner faces of other pieces its piece lies in.
+    depth: usize,
     /// Union-find root (drawing spot index) of its piece of curves.
     component: usize,
     /// Whether it goes round its piece outside.
@@ -261,9 +285,9 @@ impl Analysis {
             match certified::winding_number(p, &walk.polygon) {
                 None => return None,
                 Some(0) => {}
-                // Faces containing one point are nested: the innermost has the least area.
+                // Faces containing one point are nested: the innermost is the deepest.
                 Some(_) => {
-                    if best.is_none_or(|b| walk.area < self.walks[b].area) {
+                    if best.is_none_or(|b| walk.depth > self.walks[b].depth) {
                         best = Some(w);
                     }
                 }
@@ -316,6 +340,21 @@ impl Analysis {
         Corner {
             boundary: self.walks[w].boundary,
             index: k as u32,
+        }
+    }
+
+    /// The angle at its spot that corner `c` of the position stands for (the side of the spot a
+    /// move through that corner leaves or arrives on); `None` for a corner the position does
+    /// not have.
+    pub fn corner_sector(&self, c: Corner) -> Option<Sector> {
+        match self.boundary(c.boundary)? {
+            BoundaryPicture::Spot(s) => (c.index == 0).then_some(Sector::Full(s)),
+            BoundaryPicture::Walk(hs) => {
+                let i = c.index as usize;
+                let leave = *hs.get(i)?;
+                let arrive = hs[(i + hs.len() - 1) % hs.len()];
+                Some(Sector::Between { leave, arrive })
+            }
         }
     }
 
@@ -419,6 +458,11 @@ fn bbox(points: &[Point]) -> (Point, Point) {
     })
 }
 
+/// Whether `a` and `b` lie on the same side of `c` on a line (or on it), exactly.
+fn same_side(c: f64, a: f64, b: f64) -> bool {
+    (a - c).signum() == (b - c).signum() || a == c || b == c
+}
+
 /// Union-find with path halving.
 struct UnionFind(Vec<usize>);
 
@@ -466,10 +510,17 @@ impl Polygons {
         }
     }
 
-    /// Halves curve `e`'s bounds and refines it again.
-    fn refine_more(&mut self, drawing: &Drawing, e: usize) -> Result<(), AnalyseError> {
+    /// Halves curve `e`'s bound (and its longest leg if `shorter`) and refines it again.
+    fn refine_more(
+        &mut self,
+        drawing: &Drawing,
+        e: usize,
+        shorter: bool,
+    ) -> Result<(), AnalyseError> {
         self.eps[e] /= 2.0;
-        self.max_leg[e] /= 2.0;
+        if shorter {
+            self.max_leg[e] /= 2.0;
+        }
         self.refine(drawing, e)
     }
 }
@@ -545,20 +596,22 @@ fn end_spot_of_leg(
 /// 1. Every curve is replaced by its refined control polygon (spec 2.2; Nairn, Peters and
 ///    Lutterkort, CAGD 16(7), 1999), which stays within a certified bound of it. The picture is
 ///    certified to be a plane drawing: every curve simple ([`certified::simplicity`]), every pair
-///    of legs of different curves apart by more than their bounds (candidates found through a
-///    [`SegmentGrid`], decided by [`leg_verdict`]), every curve apart from the discs of the spots
-///    it does not end at. Near a spot, where curves meet, the first sub-piece of each curve lies
-///    in the cone its control points span at the spot, and the cones of the curve ends at one spot
-///    must be disjoint. Undecided questions refine the curves involved (eps and legs halved, at
-///    most [`MAX_REFINEMENTS`] times) and are then reported as touching.
+///    of legs of different curves apart by more than their bounds (candidates: pairs of leg boxes
+///    sharing a cell of a uniform grid of one leg's length; decided by [`leg_verdict`]), every
+///    curve apart from the discs of the spots it does not end at. Near a spot, where curves meet,
+///    the first sub-piece of each curve lies in the cone its control points span at the spot, and
+///    the cones of the curve ends at one spot must be disjoint; curve ends tangent at a spot are
+///    refused at once. Undecided questions refine the curves involved (eps halved, and legs too
+///    where cones overlap, at most [`MAX_REFINEMENTS`] times) and are then reported as touching.
 /// 2. Half-edges `2e` and `2e+1`; at each spot the half-edges leaving it sorted by the direction
 ///    of their first leg, exactly ([`cmp_around`]): the rotation system.
 /// 3. Face walks: `next(h)` is the half-edge just before `twin(h)` in the rotation at the head
 ///    of `h`. Per connected piece, the walks must number `E - V + 2` (Euler), and exactly one of
 ///    them has non-positive signed area (decided exactly): the walk round the piece outside.
 /// 4. Regions: the outside and one per inner face walk. Each piece of curves, and each spot with
-///    no curve, lies in the innermost inner face (of another piece) whose walk winds round one of
-///    its spots (exact winding numbers), or in the outside.
+///    no curve, lies in the innermost inner face (of another piece) whose walk winds round its
+///    first spot (exact winding numbers; the innermost is the face whose own piece the other
+///    faces wind round), or in the outside.
 ///
 /// Then the regions, with the spots' lives (3 minus their curve ends), are checked into a
 /// [`Position`] by [`Position::from_setup`].
@@ -630,6 +683,45 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         });
     }
 
+    // Curve ends tangent at a spot: no refinement separates them, so they are reported at once
+    // (exactly: the tangent at an end is the direction to its first control point off the spot).
+    {
+        let mut tangents: Vec<Vec<(usize, Point)>> = vec![Vec::new(); n_spots];
+        for (e, c) in curves.iter().enumerate() {
+            let pieces = c.spline.pieces();
+            let (first, last) = (&pieces[0].bez, &pieces[pieces.len() - 1].bez);
+            for (spot, apex, others) in [
+                (c.from, first.p0, [first.p1, first.p2, first.p3]),
+                (c.to, last.p3, [last.p2, last.p1, last.p0]),
+            ] {
+                let Some(t) = others.into_iter().find(|p| *p != apex) else {
+                    return Err(AnalyseError::DegenerateCurve {
+                        curve: CurveId(e as u32),
+                        spot,
+                    });
+                };
+                tangents[index_of(spot)].push((e, t));
+            }
+        }
+        for (i, ends) in tangents.iter().enumerate() {
+            let c = spots[i].centre;
+            for (k, &(a, ta)) in ends.iter().enumerate() {
+                for &(b, tb) in &ends[k + 1..] {
+                    if certified::orient(c, ta, tb) == Orientation::Collinear
+                        && same_side(c.x, ta.x, tb.x)
+                        && same_side(c.y, ta.y, tb.y)
+                    {
+                        return Err(AnalyseError::SameDirection {
+                            spot: spots[i].id,
+                            a: CurveId(a.min(b) as u32),
+                            b: CurveId(a.max(b) as u32),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
     // Step 1: certify the picture, refining what is undecided.
     let mut polys = Polygons {
         polys: Vec::with_capacity(n_curves),
@@ -656,7 +748,9 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         if undecided.is_empty() {
             break;
         }
-        if attempt >= MAX_REFINEMENTS {
+        // Past the last refinement, or past a size no picture needs: report what is undecided.
+        let too_big = polys.polys.iter().any(|p| p.n_legs() > MAX_CERTIFY_LEGS);
+        if attempt >= MAX_REFINEMENTS || too_big {
             return Err(match undecided[0] {
                 Undecided::Pair(a, b) => AnalyseError::CurvesTouch {
                     a: CurveId(a as u32),
@@ -676,18 +770,28 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
                 },
             });
         }
-        let mut again = vec![false; n_curves];
+        // Bounds halved for the curves involved; legs halved too where the end cones overlap
+        // (only a shorter first sub-piece narrows a cone).
+        let mut again = vec![None; n_curves];
         for u in &undecided {
             match *u {
-                Undecided::Pair(a, b) | Undecided::Cone(_, a, b) => {
-                    again[a] = true;
-                    again[b] = true;
+                Undecided::Cone(_, a, b) => {
+                    again[a] = Some(true);
+                    again[b] = Some(true);
                 }
-                Undecided::SelfTouch(e) | Undecided::Spot(e, _) => again[e] = true,
+                Undecided::Pair(a, b) => {
+                    again[a] = again[a].or(Some(false));
+                    again[b] = again[b].or(Some(false));
+                }
+                Undecided::SelfTouch(e) | Undecided::Spot(e, _) => {
+                    again[e] = again[e].or(Some(false))
+                }
             }
         }
-        for e in (0..n_curves).filter(|&e| again[e]) {
-            polys.refine_more(drawing, e)?;
+        for (e, shorter) in again.into_iter().enumerate() {
+            if let Some(shorter) = shorter {
+                polys.refine_more(drawing, e, shorter)?;
+            }
         }
         attempt += 1;
     }
@@ -777,6 +881,7 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
             half_edges,
             polygon,
             area,
+            depth: 0,
             outer: false,
             boundary: BoundaryId::from_index(0),
         });
@@ -829,11 +934,12 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
         }
     }
     // The face each piece lies in (`None`: the outside).
-    let mut lies_in: Vec<Option<usize>> = Vec::with_capacity(pieces.len());
+    // Which inner faces (of other pieces) wind round each piece's first spot, exactly.
+    let mut containing: Vec<Vec<usize>> = Vec::with_capacity(pieces.len());
     for &i in &pieces {
         let p = spots[i].centre;
         let root = uf.find(i);
-        let mut best: Option<usize> = None;
+        let mut around = Vec::new();
         for &w in &inner {
             let walk = &walks[w];
             if walk.component == root || !in_box(p, walk.bbox) {
@@ -842,14 +948,37 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
             match certified::winding_number(p, &walk.polygon) {
                 None => return Err(AnalyseError::SpotOnWalk { spot: spots[i].id }),
                 Some(0) => {}
-                Some(_) => {
-                    if best.is_none_or(|b| walk.area < walks[b].area) {
-                        best = Some(w);
-                    }
-                }
+                Some(_) => around.push(w),
             }
         }
-        lies_in.push(best);
+        containing.push(around);
+    }
+    // The faces round a piece are nested; the innermost is the one whose own piece lies inside
+    // all the others (decided by the same exact tests, not by comparing areas).
+    let piece_of_root: Vec<usize> = {
+        let mut m = vec![usize::MAX; n_spots];
+        for (k, &i) in pieces.iter().enumerate() {
+            m[uf.find(i)] = k;
+        }
+        m
+    };
+    let lies_in: Vec<Option<usize>> = containing
+        .iter()
+        .map(|around| {
+            around.iter().copied().find(|&f| {
+                let inside = &containing[piece_of_root[walks[f].component]];
+                around.iter().all(|&g| g == f || inside.contains(&g))
+            })
+        })
+        .collect();
+    for walk in &mut walks {
+        walk.depth = containing[piece_of_root[walk.component]].len();
+    }
+    if let Some(k) = (0..pieces.len()).find(|&k| !containing[k].is_empty() && lies_in[k].is_none())
+    {
+        return Err(AnalyseError::SpotOnWalk {
+            spot: spots[pieces[k]].id,
+        });
     }
 
     // The position: the outside, then one region per inner face, each with its boundaries.
@@ -983,25 +1112,12 @@ fn certify(
     let curves = drawing.curves();
     let mut undecided = Vec::new();
 
-    // Every curve simple. A curve certified simple stays so; the first try is on the polygon
-    // without the limit on leg length, which has far fewer sub-pieces on straight stretches
-    // (the check compares sub-pieces pairwise).
+    // Every curve simple (a curve certified simple stays so through the refinements).
     for (e, c) in curves.iter().enumerate() {
         if simple[e] {
             continue;
         }
-        let closed = c.from == c.to;
-        let coarse = refined_polygon(
-            &c.spline,
-            polys[e].eps().max(f64::MIN_POSITIVE),
-            f64::INFINITY,
-        )
-        .ok()
-        .map(|p| certified::simplicity(&p, closed));
-        let verdict = match coarse {
-            Some(certified::Simplicity::Simple) => certified::Simplicity::Simple,
-            _ => certified::simplicity(&polys[e], closed),
-        };
+        let verdict = certified::simplicity(&polys[e], c.from == c.to);
         match verdict {
             certified::Simplicity::Simple => simple[e] = true,
             certified::Simplicity::SelfIntersecting => {

@@ -16,7 +16,16 @@
 //!   authority check; undo and redo, with steps that group a rearrangement and the move it made
 //!   room for.
 //! - [`SavedGame`]: the versioned JSON format of a game.
-//! - [`svg`]: SVG (and PNG) pictures of a board.
+//! - [`svg`]: SVG (and PNG, feature `png`, on by default) pictures of a board.
+//! - `testing` (feature `testing`): a grid drawer that draws random legal moves, for tests and
+//!   benches here and in the crates that build on this one.
+//!
+//! Part 2 of the drawing layer (the router, the elastic band, making room) builds on
+//! [`Board::play`] and [`Board::rearrange`] (the only ways to change a picture), on
+//! [`Board::in_one_step`] (a rearrangement and its move as one undo step), and on the map of
+//! an [`Analysis`]: [`Analysis::corner_sector`] turns a `sprouts-topo` corner into the angle at a
+//! spot a curve must use, [`Analysis::corner_at`] and [`Analysis::region_at`] go from a point to
+//! a corner or region.
 //!
 //! # Example: a loop read back
 //! ```
@@ -54,7 +63,8 @@ pub mod svg;
 pub mod testing;
 
 pub use analyse::{
-    AnalyseError, Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS, analyse,
+    AnalyseError, Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS, Sector,
+    analyse,
 };
 pub use board::{
     Board, BoardError, Mismatch, MoveContext, PlayedMove, Step, StepKind, TransactionError,

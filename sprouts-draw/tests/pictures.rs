@@ -7,7 +7,7 @@
 mod common;
 
 use common::{expected, picture, s, with_loops};
-use sprouts_draw::{Analysis, Drawing, analyse};
+use sprouts_draw::{Analysis, Drawing, Sector, analyse};
 use sprouts_geom::Point;
 use sprouts_topo::Position;
 
@@ -69,7 +69,21 @@ fn a_path() {
     assert_ne!(above, below);
     for c in [above, below] {
         assert_eq!(a.position().spot_at(c), Some(s(3)));
+        // The corner's angle lies between the two curves at 3, and a point in it finds the
+        // corner again.
+        match a.corner_sector(c).unwrap() {
+            Sector::Between { leave, arrive } => {
+                assert_eq!(a.tail(leave), s(3));
+                assert_eq!(a.head(arrive), s(3));
+                assert_eq!(a.corner_of(leave), c);
+            }
+            other => panic!("{other:?}"),
+        }
     }
+    let lone = picture(&[(1, 100.0, 100.0)], &[]);
+    let la = analyse(&lone).unwrap();
+    let c = la.corner_at(s(1), Point::new(0.0, 0.0)).unwrap();
+    assert_eq!(la.corner_sector(c), Some(Sector::Full(s(1))));
     assert_eq!(a.region_at(Point::new(10.0, 10.0)), a.outside());
 }
 
