@@ -2,6 +2,7 @@
 
 mod octal;
 mod render;
+mod topo;
 
 use clap::{Parser, Subcommand};
 
@@ -19,6 +20,12 @@ enum Command {
     Octal(octal::OctalArgs),
     /// The picture of a saved game, as SVG or PNG.
     Render(render::RenderArgs),
+    /// The canonical form of a position (GLOP notation in and out).
+    Canon(topo::CanonArgs),
+    /// The distinct children of a position (canonical forms), one a line.
+    Moves(topo::MovesArgs),
+    /// Exhaustive counts of the positions reachable from the n-spot start.
+    Count(topo::CountArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -26,6 +33,9 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Octal(args)) => octal::run(args),
         Some(Command::Render(args)) => render::run(args),
+        Some(Command::Canon(args)) => topo::canon(args),
+        Some(Command::Moves(args)) => topo::moves(args),
+        Some(Command::Count(args)) => topo::count(args),
         None => Ok(()),
     }
 }

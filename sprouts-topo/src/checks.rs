@@ -83,14 +83,12 @@ pub fn notation_roundtrip(data: &[u8]) {
     }
 }
 
-/// Plays the moves chosen by `data` from a small start, checking that every listed move is legal
-/// and that the counts of families, moves and distinct moves agree.
-pub fn legal_moves_are_legal(data: &[u8]) {
-    let Some((&n, choices)) = data.split_first() else {
-        return;
-    };
-    let mut pos = Position::new(1 + u32::from(n % 6));
-    for pair in choices.chunks(2) {
+/// Plays the moves `choices` picks (indices into the move list) from a start of `1 + spots % 6`
+/// seeds, checking that every listed move is legal and that the counts of families, moves and
+/// distinct moves agree.
+pub fn legal_moves_are_legal(spots: u8, choices: &[u16]) {
+    let mut pos = Position::new(1 + u32::from(spots % 6));
+    for &choice in choices {
         let families = pos.families();
         let all: Vec<_> = pos.moves().collect();
         let expected: u128 = families.iter().map(|f| f.move_count()).sum();
@@ -112,20 +110,16 @@ pub fn legal_moves_are_legal(data: &[u8]) {
         if all.is_empty() {
             return;
         }
-        let idx = usize::from(pair[0]) | (usize::from(*pair.get(1).unwrap_or(&0)) << 8);
-        let mv = &all[idx % all.len()];
+        let mv = &all[usize::from(choice) % all.len()];
         pos = pos.play(mv).expect("a listed move plays");
     }
 }
 
-/// Plays the moves chosen by `data`, checking the position's invariants after every move, the
-/// conservation of lives, and that canonical forms do not depend on the spots' names, the
-/// rotation of boundaries or the mirror image.
-pub fn play_preserves_invariants(data: &[u8]) {
-    let Some((&n, choices)) = data.split_first() else {
-        return;
-    };
-    let mut pos = Position::new(1 + u32::from(n % 7));
+/// Plays the distinct moves `choices` picks from a start of `1 + spots % 7` seeds, checking the
+/// position's invariants after every move, the conservation of lives, and that canonical forms do
+/// not depend on the spots' names, the rotation of boundaries or the mirror image.
+pub fn play_preserves_invariants(spots: u8, choices: &[u16]) {
+    let mut pos = Position::new(1 + u32::from(spots % 7));
     for &c in choices {
         let moves: Vec<_> = pos.distinct_moves().collect();
         if moves.is_empty() {
@@ -137,6 +131,12 @@ pub fn play_preserves_invariants(data: &[u8]) {
         if let Err(e) = next.check_invariants() {
             panic!(
                 "{} in {pos:?} gives an invalid position: {e}",
+                mv.describe(&pos)
+            );
+        }
+        if let Err(e) = next.check_drawable() {
+            panic!(
+                "{} in {pos:?} gives a position that cannot be drawn: {e}",
                 mv.describe(&pos)
             );
         }

@@ -51,6 +51,7 @@ impl Position {
         let mut child = Position::empty_with_next(self.next);
         let mut text = String::new();
         with_canonicalizer(|c| {
+            c.remember_lands(true);
             for mv in self.distinct_moves() {
                 if self.play_into(&mv, &mut child).is_err() {
                     continue;
@@ -60,6 +61,7 @@ impl Position {
                 arena.push_str(&text);
                 spans.push((start, arena.len() as u32, exact));
             }
+            c.remember_lands(false);
         });
         spans.sort_unstable_by(|a, b| {
             arena[a.0 as usize..a.1 as usize].cmp(&arena[b.0 as usize..b.1 as usize])

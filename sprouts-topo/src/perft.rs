@@ -3,9 +3,9 @@
 //!
 //! Every move removes exactly one life, so the positions reached after `d` moves are never reached
 //! after another number of moves; the counts per depth add up to the number of distinct positions
-//! (for [`Equivalence::Labelled`] and [`Equivalence::Structure`]). Canonical forms drop what
+//! (for [`Equivalence::Labelled`] and [`Equivalence::STRUCTURE`]). Canonical forms drop what
 //! cannot matter, so one form can stand for positions at several depths (the finished game `!`
-//! at every length a game can have): for [`Equivalence::Plain`] and [`Equivalence::Glop`] the
+//! at every length a game can have): for [`Equivalence::PLAIN`] and [`Equivalence::GLOP`] the
 //! number of forms over all depths ([`Counts::distinct`]) is less than the sum per depth.
 
 use std::collections::HashSet;
@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use rustc_hash::{FxBuildHasher, FxHashSet};
 use tracing::info_span;
 
-use crate::canon::{DEFAULT_BUDGET, Mode, StructureKey, with_canonicalizer};
+use crate::canon::{KeyOptions, Mirror, key};
 use crate::position::Position;
 
 /// The number of move sequences of length `depth` from `pos` (every enclosure of every family
@@ -50,34 +50,70 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Equivalence {
     /// The same spots with the same identities, up to rotation, order and the mirror image
-    /// ([`GameKey`]): positions as drawn, spot numbers kept.
+    /// ([`GameKey`](crate::GameKey)): positions as drawn, spot numbers kept.
     Labelled,
-    /// Up to the renumbering of spots and the mirror image, nothing dropped
-    /// ([`StructureKey`](crate::canon::StructureKey)).
-    Structure,
-    /// Canonical forms without GLOP's reductions (dead regions and stumps dropped).
-    Plain,
-    /// Canonical forms with GLOP's reductions ([`Position::canonical`]).
-    Glop,
+    /// Equal canonical keys under the options (see [`KeyOptions`]): up to renumbering, with what
+    /// the options drop dropped.
+    Key(KeyOptions),
 }
 
 impl Equivalence {
-    /// All of them, finest first.
-    pub const ALL: [Equivalence; 4] = [
-        Equivalence::Labelled,
-        Equivalence::Structure,
-        Equivalence::Plain,
-        Equivalence::Glop,
-    ];
+    /// Positions up to renumbering and mirror image, nothing dropped.
+    pub const STRUCTURE: Equivalence = Equivalence::Key(KeyOptions::FULL);
+    /// Canonical forms without GLOP's reductions (dead regions and stumps dropped).
+    pub const PLAIN: Equivalence = Equivalence::Key(KeyOptions::PLAIN);
+    /// Canonical forms with GLOP's reductions ([`Position::canonical`]).
+    pub const GLOP: Equivalence = Equivalence::Key(KeyOptions::GLOP);
 
-    /// A short name.
-    pub fn name(self) -> &'static str {
+    /// A short name: `labelled`, or the kept parts (`structure`, `plain`, `glop`, `live` for dead
+    /// regions dropped and stumps kept, `stumpless` for the converse), with `-oriented` when mirror
+    /// images are told apart and `-whole` when only whole mirror images are identified.
+    pub fn name(self) -> String {
         match self {
-            Equivalence::Labelled => "labelled",
-            Equivalence::Structure => "structure",
-            Equivalence::Plain => "plain",
-            Equivalence::Glop => "glop",
+            Equivalence::Labelled => "labelled".to_string(),
+            Equivalence::Key(k) => {
+                let base = match (k.drop_dead, k.drop_stumps, k.glop) {
+                    (false, false, _) => "structure",
+                    (true, false, _) => "live",
+                    (false, true, _) => "stumpless",
+                    (true, true, false) => "plain",
+                    (true, true, true) => "glop",
+                };
+                match k.mirror {
+                    Mirror::PerLand => base.to_string(),
+                    Mirror::Distinct => format!("{base}-oriented"),
+                    Mirror::Whole => format!("{base}-whole"),
+                }
+            }
         }
+    }
+
+    /// The equivalence named `name` (see [`Equivalence::name`]).
+    pub fn from_name(name: &str) -> Option<Equivalence> {
+        if name == "labelled" {
+            return Some(Equivalence::Labelled);
+        }
+        let (base, mirror) = if let Some(b) = name.strip_suffix("-oriented") {
+            (b, Mirror::Distinct)
+        } else if let Some(b) = name.strip_suffix("-whole") {
+            (b, Mirror::Whole)
+        } else {
+            (name, Mirror::PerLand)
+        };
+        let (drop_dead, drop_stumps, glop) = match base {
+            "structure" => (false, false, false),
+            "live" => (true, false, false),
+            "stumpless" => (false, true, false),
+            "plain" => (true, true, false),
+            "glop" => (true, true, true),
+            _ => return None,
+        };
+        Some(Equivalence::Key(KeyOptions {
+            drop_dead,
+            drop_stumps,
+            glop,
+            mirror,
+        }))
     }
 }
 
@@ -125,19 +161,20 @@ impl Survey {
 /// under each equivalence of `equivalences`. `progress(depth, done, of)` is called as positions of
 /// a depth are expanded.
 ///
-/// Positions are expanded once per class of the finest equivalence asked for, so the counts are
-/// exact: with `Labelled`, once per game key and with every move (all enclosures); else with
-/// `Structure`, once per structure key and with every move; else once per plain canonical form
-/// and with the distinct moves (interchangeable boundaries counted). Plain forms may stand for
-/// their positions here because positions with equal plain forms have children with equal plain
-/// (and GLOP) forms: what a plain form drops (dead regions, stumps) no move can use.
+/// Positions are expanded once per class of an equivalence finer than every one asked for, so the
+/// counts are exact: with `Labelled`, once per game key and with every move (all enclosures);
+/// otherwise once per key under the meet of the options asked for (keeping what any of them
+/// keeps). Keys may stand for their positions here because every key is a bisimulation: what a key
+/// drops (dead regions, stumps) no move can use, and what GLOP's reductions change is checked by
+/// brute force in the tests. When stumps are dropped, the distinct moves (interchangeable
+/// boundaries counted) suffice.
 ///
 /// # Examples
 ///
 /// ```
 /// use sprouts_topo::perft::{survey, Equivalence};
 /// use sprouts_topo::Position;
-/// let s = survey(&Position::new(2), &[Equivalence::Glop], |_, _, _| {});
+/// let s = survey(&Position::new(2), &[Equivalence::GLOP], |_, _, _| {});
 /// assert_eq!((s.shortest_game, s.longest_game), (4, 5));
 /// ```
 pub fn survey(
@@ -145,19 +182,16 @@ pub fn survey(
     equivalences: &[Equivalence],
     mut progress: impl FnMut(u32, usize, usize),
 ) -> Survey {
-    let expand_by = if equivalences.contains(&Equivalence::Labelled) {
-        Equivalence::Labelled
-    } else if equivalences.contains(&Equivalence::Structure) {
-        Equivalence::Structure
-    } else {
-        Equivalence::Plain
-    };
-    let _span = info_span!(
-        "survey",
-        expand_by = expand_by.name(),
-        lives = start.total_lives()
-    )
-    .entered();
+    let labelled = equivalences.contains(&Equivalence::Labelled);
+    let expand = equivalences
+        .iter()
+        .fold(None, |acc: Option<KeyOptions>, e| match (acc, e) {
+            (_, Equivalence::Labelled) => acc,
+            (None, Equivalence::Key(k)) => Some(*k),
+            (Some(a), Equivalence::Key(k)) => Some(a.meet(*k)),
+        });
+    let expand = expand.unwrap_or(KeyOptions::PLAIN);
+    let _span = info_span!("survey", labelled, lives = start.total_lives()).entered();
     let mut counts: Vec<Counts> = equivalences
         .iter()
         .map(|&equivalence| Counts {
@@ -173,7 +207,6 @@ pub fn survey(
     let mut shortest = u32::MAX;
     let mut longest = 0;
     let mut depth = 0u32;
-    let mut text = String::new();
     while !level.is_empty() {
         // Count this level.
         let mut seen: Vec<FxHashSet<Vec<u32>>> = vec![FxHashSet::default(); equivalences.len()];
@@ -187,21 +220,10 @@ pub fn survey(
             for (k, &eq) in equivalences.iter().enumerate() {
                 let key: Vec<u32> = match eq {
                     Equivalence::Labelled => p.game_key().as_slice().to_vec(),
-                    Equivalence::Structure => {
-                        let key = structure(p);
+                    Equivalence::Key(options) => {
+                        let key = key(p, options);
                         exact &= key.is_exact();
                         key.as_slice().to_vec()
-                    }
-                    Equivalence::Plain | Equivalence::Glop => {
-                        let mode = if eq == Equivalence::Plain {
-                            Mode::PLAIN
-                        } else {
-                            Mode::GLOP
-                        };
-                        exact &= with_canonicalizer(|c| {
-                            c.canonical_mode_into(p, mode, DEFAULT_BUDGET, &mut text)
-                        });
-                        text.bytes().map(u32::from).collect()
                     }
                 };
                 if is_over {
@@ -223,24 +245,21 @@ pub fn survey(
             if i % 1024 == 0 {
                 progress(depth, i, n);
             }
-            let moves = if expand_by == Equivalence::Plain {
-                p.distinct_moves()
-            } else {
+            let moves = if labelled || !expand.drop_stumps {
                 p.moves()
+            } else {
+                p.distinct_moves()
             };
             for mv in moves {
                 let Ok(child) = p.play(&mv) else { continue };
-                let key = match expand_by {
-                    Equivalence::Labelled => child.game_key().as_slice().to_vec(),
-                    Equivalence::Structure => structure(&child).as_slice().to_vec(),
-                    _ => {
-                        exact &= with_canonicalizer(|c| {
-                            c.canonical_mode_into(&child, Mode::PLAIN, DEFAULT_BUDGET, &mut text)
-                        });
-                        text.bytes().map(u32::from).collect()
-                    }
+                let k = if labelled {
+                    child.game_key().as_slice().to_vec()
+                } else {
+                    let k = key(&child, expand);
+                    exact &= k.is_exact();
+                    k.as_slice().to_vec()
                 };
-                if next_keys.insert(key) {
+                if next_keys.insert(k) {
                     next.push(child);
                 }
             }
@@ -258,8 +277,4 @@ pub fn survey(
         longest_game: longest,
         exact,
     }
-}
-
-fn structure(p: &Position) -> StructureKey {
-    crate::canon::structure_key(p)
 }

@@ -474,6 +474,7 @@ pub(crate) fn validate(pos: &Position, drawable: bool) -> Vec<SetupProblem> {
 }
 
 /// Union-find with path halving.
+#[derive(Debug, Default)]
 pub(crate) struct UnionFind {
     parent: Vec<u32>,
 }
@@ -483,6 +484,12 @@ impl UnionFind {
         UnionFind {
             parent: (0..n as u32).collect(),
         }
+    }
+
+    /// Resets to `n` singletons, reusing the storage.
+    pub(crate) fn reset(&mut self, n: usize) {
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
     }
 
     pub(crate) fn find(&mut self, mut x: u32) -> u32 {

@@ -103,11 +103,11 @@ fn structure_keys_match_brute_force() {
     let mut candidates: Vec<Position> =
         (1..=2).flat_map(|n| reachable(&Position::new(n))).collect();
     for n in 3..=4 {
-        candidates.extend(random_positions(n, 3000, u64::from(n)));
+        candidates.extend(random_positions(n, 2000, u64::from(n)));
     }
     for p in candidates {
         let shape = full_shape(&p);
-        if label_count(&shape) > 8 {
+        if label_count(&shape) > 7 {
             continue;
         }
         let key = canon::structure_key(&p);
@@ -118,7 +118,7 @@ fn structure_keys_match_brute_force() {
             format!("{p:?}"),
         ));
     }
-    assert!(items.len() > 3000, "{} positions checked", items.len());
+    assert!(items.len() > 2000, "{} positions checked", items.len());
     assert_same_partition(&items);
 }
 

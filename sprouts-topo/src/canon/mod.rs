@@ -34,9 +34,11 @@ mod tree;
 use std::cell::RefCell;
 use std::fmt;
 
-pub(crate) use shape::Mode;
+pub use shape::{KeyOptions, Mirror};
 use shape::{Shape, ShapeScratch};
-use tree::{Budget, TreeScratch};
+use tree::{Budget, Orient, TreeScratch};
+
+use rustc_hash::FxHashMap;
 
 use crate::position::Position;
 
@@ -165,12 +167,23 @@ pub struct Canonicalizer {
     render: render::RenderScratch,
     lands: Vec<(u32, u32)>,
     buf: String,
+    /// Forms of lands already written, by the land's exact shape (see [`Canonicalizer::remember_lands`]).
+    memo: Option<FxHashMap<Vec<u32>, (String, bool)>>,
+    memo_key: Vec<u32>,
 }
 
 impl Canonicalizer {
     /// A new canonicalizer.
     pub fn new() -> Canonicalizer {
         Canonicalizer::default()
+    }
+
+    /// Remembers the form of every land it writes (keyed by the land's exact reduced shape) and
+    /// reuses it when the same land comes again, or forgets them all (`false`). Worth it over the
+    /// children of one position: a move changes one land and leaves the others as they were.
+    /// The memory grows with the number of distinct lands met.
+    pub fn remember_lands(&mut self, on: bool) {
+        self.memo = if on { Some(FxHashMap::default()) } else { None };
     }
 
     /// Writes the canonical form of `pos` into `out` (cleared first); returns whether it is exact.
@@ -182,8 +195,8 @@ impl Canonicalizer {
         out: &mut String,
     ) -> bool {
         let mode = match reductions {
-            Reductions::Plain => Mode::PLAIN,
-            Reductions::Glop => Mode::GLOP,
+            Reductions::Plain => KeyOptions::PLAIN,
+            Reductions::Glop => KeyOptions::GLOP,
         };
         self.canonical_mode_into(pos, mode, budget, out)
     }
@@ -191,7 +204,7 @@ impl Canonicalizer {
     pub(crate) fn canonical_mode_into(
         &mut self,
         pos: &Position,
-        mode: Mode,
+        mode: KeyOptions,
         budget: u64,
         out: &mut String,
     ) -> bool {
@@ -209,11 +222,28 @@ impl Canonicalizer {
         self.buf.clear();
         self.lands.clear();
         for l in 0..n_lands {
-            self.tree
-                .canon_land(&self.shape, l, mode.mirror, &mut budget);
             let start = self.buf.len() as u32;
+            if self.memo.is_some() {
+                land_key(&self.shape, l, mode, &mut self.memo_key);
+                if let Some((text, exact)) = self.memo.as_ref().and_then(|m| m.get(&self.memo_key))
+                {
+                    self.buf.push_str(text);
+                    budget.exceeded |= !exact;
+                    self.lands.push((start, self.buf.len() as u32));
+                    continue;
+                }
+            }
+            let was_exceeded = budget.exceeded;
+            budget.exceeded = false;
+            self.tree
+                .canon_land(&self.shape, l, Orient::Best, &mut budget);
             self.render
                 .render(&self.tree.code, &self.shape, l, &mut self.buf);
+            if let Some(memo) = self.memo.as_mut() {
+                let text = self.buf[start as usize..].to_string();
+                memo.insert(self.memo_key.clone(), (text, !budget.exceeded));
+            }
+            budget.exceeded |= was_exceeded;
             self.lands.push((start, self.buf.len() as u32));
         }
         let buf = &self.buf;
@@ -231,32 +261,74 @@ impl Canonicalizer {
 
     /// The structure key of `pos` (see [`StructureKey`]).
     pub fn structure_key(&mut self, pos: &Position, budget: u64) -> StructureKey {
-        self.key_mode(pos, Mode::FULL, budget)
+        self.key(pos, KeyOptions::FULL, budget)
     }
 
-    /// A key for `pos` under any mode: the sorted codes of its lands.
-    pub(crate) fn key_mode(&mut self, pos: &Position, mode: Mode, budget: u64) -> StructureKey {
+    /// The key of `pos` under `mode` (see [`key`]): the sorted codes of its lands.
+    pub fn key(&mut self, pos: &Position, mode: KeyOptions, budget: u64) -> StructureKey {
         shape::build(pos, mode, &mut self.shape_scratch, &mut self.shape);
         let n_lands = self.shape.land.len() - 1;
         let mut budget = Budget {
             left: budget,
             exceeded: false,
         };
-        let mut codes: Vec<Vec<u32>> = Vec::with_capacity(n_lands);
-        for l in 0..n_lands {
-            self.tree
-                .canon_land(&self.shape, l, mode.mirror, &mut budget);
-            codes.push(self.tree.code.clone());
-        }
-        codes.sort_unstable();
-        let mut code = Vec::new();
-        code.push(codes.len() as u32);
-        for c in codes {
-            code.extend_from_slice(&c);
+        let orients: &[Orient] = match mode.mirror {
+            Mirror::Distinct => &[Orient::Straight],
+            Mirror::PerLand => &[Orient::Best],
+            Mirror::Whole => &[Orient::Straight, Orient::Mirrored],
+        };
+        let mut best: Option<Vec<u32>> = None;
+        for &orient in orients {
+            let mut codes: Vec<Vec<u32>> = Vec::with_capacity(n_lands);
+            for l in 0..n_lands {
+                self.tree.canon_land(&self.shape, l, orient, &mut budget);
+                codes.push(self.tree.code.clone());
+            }
+            codes.sort_unstable();
+            let mut code = Vec::new();
+            code.push(codes.len() as u32);
+            for c in codes {
+                code.extend_from_slice(&c);
+            }
+            if best.as_ref().is_none_or(|b| code < *b) {
+                best = Some(code);
+            }
         }
         StructureKey {
-            code: code.into_boxed_slice(),
+            code: best.unwrap_or_default().into_boxed_slice(),
             exact: !budget.exceeded,
+        }
+    }
+}
+
+/// The exact shape of land `l` of `shape`, with its labels numbered from 0 (a key for remembering
+/// its form).
+fn land_key(shape: &Shape, l: usize, mode: KeyOptions, key: &mut Vec<u32>) {
+    key.clear();
+    key.push(
+        u32::from(mode.drop_dead) | u32::from(mode.drop_stumps) << 1 | u32::from(mode.glop) << 2,
+    );
+    let (rs, re) = (shape.land[l] as usize, shape.land[l + 1] as usize);
+    let (bs, be) = (shape.reg[rs] as usize, shape.reg[re] as usize);
+    let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
+    // Labels of a land are a contiguous range; number them from its least.
+    let base = shape.toks[ts..te]
+        .iter()
+        .filter(|&&t| t >= shape::LABEL_BASE)
+        .min()
+        .copied()
+        .unwrap_or(0);
+    for r in rs..re {
+        key.push(u32::MAX);
+        for b in shape.reg[r] as usize..shape.reg[r + 1] as usize {
+            key.push(u32::MAX - 1 - u32::from(shape.bag[b]));
+            for &t in &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize] {
+                key.push(if t >= shape::LABEL_BASE {
+                    shape::LABEL_BASE + (t - base)
+                } else {
+                    t
+                });
+            }
         }
     }
 }
@@ -276,6 +348,12 @@ pub(crate) fn with_canonicalizer<R>(f: impl FnOnce(&mut Canonicalizer) -> R) -> 
 /// The structure key of `pos`: the position up to renumbering and mirror image, nothing dropped.
 pub fn structure_key(pos: &Position) -> StructureKey {
     with_canonicalizer(|c| c.structure_key(pos, DEFAULT_BUDGET))
+}
+
+/// A canonical key of `pos` under `options` (see [`KeyOptions`]): equal keys exactly for positions
+/// equal under them.
+pub fn key(pos: &Position, options: KeyOptions) -> StructureKey {
+    with_canonicalizer(|c| c.key(pos, options, DEFAULT_BUDGET))
 }
 
 impl Position {

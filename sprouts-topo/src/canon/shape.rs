@@ -8,41 +8,94 @@ use crate::spot::SpotId;
 /// Tokens below this are anonymous spots (their class); `LABEL_BASE + i` is label `i`.
 pub(crate) const LABEL_BASE: u32 = 1 << 30;
 
-/// What is kept of a position before canonicalising.
+/// Which mirror images a key identifies.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct Mode {
-    /// Drop regions with fewer than two lives.
-    pub(crate) drop_dead: bool,
-    /// Drop stumps (spots with no life).
-    pub(crate) drop_stumps: bool,
-    /// Apply GLOP's reductions (repeated adjacent spots, merged small regions).
-    pub(crate) glop: bool,
-    /// Identify a position with its mirror image.
-    pub(crate) mirror: bool,
+pub enum Mirror {
+    /// None: a position and its mirror image have different keys (unless they are isomorphic).
+    Distinct,
+    /// Each land with its own mirror image, as canonical forms do: lands are independent games,
+    /// and a land and its mirror image are the same game, so `L + L` and `L + mirror(L)` are
+    /// the same game and get the same form.
+    PerLand,
+    /// The whole position with its mirror image (every boundary reversed at once): positions "up
+    /// to renumbering and mirror images" as structures. `L + L` and `L + mirror(L)` differ.
+    Whole,
 }
 
-impl Mode {
-    /// Everything kept: positions up to renumbering and mirror image.
-    pub(crate) const FULL: Mode = Mode {
+/// What a canonical key keeps of a position, and which mirror images it identifies.
+///
+/// [`KeyOptions::PLAIN`] and [`KeyOptions::GLOP`] are the equivalences of
+/// [`Reductions`](super::Reductions); [`KeyOptions::FULL`] keeps everything (positions up to
+/// renumbering and mirror image). The other combinations exist to study which equivalence a
+/// published count uses, and (with [`Mirror::Distinct`]) to test that orientation matters.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct KeyOptions {
+    /// Drop regions with fewer than two lives.
+    pub drop_dead: bool,
+    /// Drop stumps (spots with no life).
+    pub drop_stumps: bool,
+    /// Apply GLOP's reductions (repeated adjacent spots, merged small regions); meant with both
+    /// drops.
+    pub glop: bool,
+    /// Which mirror images are identified.
+    pub mirror: Mirror,
+}
+
+impl KeyOptions {
+    /// Everything kept: positions up to renumbering and mirror image. (A complete position is one
+    /// land in this sense, so per land is the whole position.)
+    pub const FULL: KeyOptions = KeyOptions {
         drop_dead: false,
         drop_stumps: false,
         glop: false,
-        mirror: true,
+        mirror: Mirror::PerLand,
     };
     /// Dead regions and stumps dropped (spec 2.6).
-    pub(crate) const PLAIN: Mode = Mode {
+    pub const PLAIN: KeyOptions = KeyOptions {
         drop_dead: true,
         drop_stumps: true,
         glop: false,
-        mirror: true,
+        mirror: Mirror::PerLand,
     };
     /// `PLAIN` and GLOP's reductions.
-    pub(crate) const GLOP: Mode = Mode {
+    pub const GLOP: KeyOptions = KeyOptions {
         drop_dead: true,
         drop_stumps: true,
         glop: true,
-        mirror: true,
+        mirror: Mirror::PerLand,
     };
+
+    /// The same options without identifying mirror images.
+    pub const fn oriented(self) -> KeyOptions {
+        KeyOptions {
+            mirror: Mirror::Distinct,
+            ..self
+        }
+    }
+
+    /// The same options identifying whole mirror images only.
+    pub const fn whole_mirror(self) -> KeyOptions {
+        KeyOptions {
+            mirror: Mirror::Whole,
+            ..self
+        }
+    }
+
+    /// The finest options coarser than neither `self` nor `other` (keeping what either keeps,
+    /// identifying what both identify).
+    pub const fn meet(self, other: KeyOptions) -> KeyOptions {
+        let mirror = match (self.mirror, other.mirror) {
+            (Mirror::Distinct, _) | (_, Mirror::Distinct) => Mirror::Distinct,
+            (Mirror::Whole, _) | (_, Mirror::Whole) => Mirror::Whole,
+            _ => Mirror::PerLand,
+        };
+        KeyOptions {
+            drop_dead: self.drop_dead && other.drop_dead,
+            drop_stumps: self.drop_stumps && other.drop_stumps,
+            glop: self.glop && other.glop,
+            mirror,
+        }
+    }
 }
 
 /// A reduced position, land by land.
@@ -87,28 +140,42 @@ pub(crate) struct ShapeScratch {
     order: Vec<u32>,
     land_of: Vec<u32>,
     tmp: Vec<SpotId>,
+    tmp_bnd: Vec<u32>,
+    tmp_reg: Vec<u32>,
+    tmp_bag: Vec<bool>,
+    uf: UnionFind,
+    /// Per spot index: the region pass that last counted it, and that pass's number.
+    stamp: Vec<u32>,
+    pass: u32,
 }
 
 impl ShapeScratch {
+    /// Makes every per-spot table long enough. Entries are reset where they are used (for the
+    /// spots kept), so nothing is cleared here.
     fn reset_spot_tables(&mut self, n: usize) {
-        for v in [
-            &mut self.first_region,
-            &mut self.last_region,
-            &mut self.label,
-            &mut self.first_boundary,
-        ] {
-            v.clear();
-            v.resize(n, u32::MAX);
+        if self.label.len() < n {
+            for v in [
+                &mut self.first_region,
+                &mut self.last_region,
+                &mut self.label,
+                &mut self.first_boundary,
+            ] {
+                v.resize(n, u32::MAX);
+            }
+            self.occ.resize(n, 0);
+            self.same_boundary.resize(n, false);
+            self.stamp.resize(n, 0);
         }
-        self.occ.clear();
-        self.occ.resize(n, 0);
-        self.same_boundary.clear();
-        self.same_boundary.resize(n, false);
     }
 }
 
 /// Builds the shape of `pos` under `mode` into `shape`.
-pub(crate) fn build(pos: &Position, mode: Mode, scratch: &mut ShapeScratch, shape: &mut Shape) {
+pub(crate) fn build(
+    pos: &Position,
+    mode: KeyOptions,
+    scratch: &mut ShapeScratch,
+    shape: &mut Shape,
+) {
     let n_ids = pos.lives.len();
     scratch.reset_spot_tables(n_ids);
     scratch.kept.clear();
@@ -120,11 +187,24 @@ pub(crate) fn build(pos: &Position, mode: Mode, scratch: &mut ShapeScratch, shap
     scratch.region_lives.clear();
     // 1. The regions kept, with the spots kept on their boundaries.
     for r in 0..pos.region_count() {
-        let lives = pos.region_lives(r);
+        let (bs, be) = pos.region_bounds(r);
+        // The region's lives: each spot on it counted once (stamped with this pass).
+        if scratch.pass == u32::MAX {
+            scratch.stamp.iter_mut().for_each(|s| *s = 0);
+            scratch.pass = 0;
+        }
+        scratch.pass += 1;
+        let mut lives = 0u32;
+        for &c in &pos.corners[pos.bnd[bs] as usize..pos.bnd[be] as usize] {
+            let i = c.index();
+            if scratch.stamp[i] != scratch.pass {
+                scratch.stamp[i] = scratch.pass;
+                lives += u32::from(pos.lives[i]);
+            }
+        }
         if mode.drop_dead && lives < 2 {
             continue;
         }
-        let (bs, be) = pos.region_bounds(r);
         for b in bs..be {
             let start = scratch.kept.len();
             for &c in pos.boundary_slice(b) {
@@ -210,9 +290,14 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
     let nr = scratch.kept_reg.len() - 1;
     let mut kept = std::mem::take(&mut scratch.tmp);
     kept.clear();
-    let mut bnd = vec![0u32];
-    let mut reg = vec![0u32];
-    let mut bag = Vec::new();
+    let mut bnd = std::mem::take(&mut scratch.tmp_bnd);
+    bnd.clear();
+    bnd.push(0);
+    let mut reg = std::mem::take(&mut scratch.tmp_reg);
+    reg.clear();
+    reg.push(0);
+    let mut bag = std::mem::take(&mut scratch.tmp_bag);
+    bag.clear();
     let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
     for r in 0..nr {
         let (bs, be) = (
@@ -250,9 +335,9 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
         reg.push(bnd.len() as u32 - 1);
     }
     scratch.tmp = std::mem::replace(&mut scratch.kept, kept);
-    scratch.kept_bnd = bnd;
-    scratch.kept_reg = reg;
-    scratch.kept_bag = bag;
+    scratch.tmp_bnd = std::mem::replace(&mut scratch.kept_bnd, bnd);
+    scratch.tmp_reg = std::mem::replace(&mut scratch.kept_reg, reg);
+    scratch.tmp_bag = std::mem::replace(&mut scratch.kept_bag, bag);
 }
 
 /// Labels the spots met more than once (in the plain modes only 1-life spots can be), splits the kept
@@ -269,7 +354,8 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     shape.bag.clear();
     shape.label_class.clear();
     // Lands: regions joined by a labelled spot met in both.
-    let mut uf = UnionFind::new(nr);
+    let mut uf = std::mem::take(&mut scratch.uf);
+    uf.reset(nr);
     let mut any_link = false;
     for r in 0..nr {
         for k in scratch.kept_bnd[scratch.kept_reg[r] as usize] as usize
@@ -294,6 +380,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
         let land_of = &scratch.land_of;
         scratch.order.sort_by_key(|&r| land_of[r as usize]);
     }
+    scratch.uf = uf;
     let mut n_labels = 0u32;
     for (k, &r) in scratch.order.iter().enumerate() {
         if k > 0 && scratch.land_of[r as usize] != scratch.land_of[scratch.order[k - 1] as usize] {

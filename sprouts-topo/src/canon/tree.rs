@@ -64,6 +64,20 @@ pub(crate) const REF: u32 = 192;
 
 const NONE: u32 = u32::MAX;
 
+/// A start reading standing for every reading of a bag.
+const BAG_ALL: u32 = u32::MAX - 1;
+
+/// Which orientation of a land to canonise.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Orient {
+    /// As stored.
+    Straight,
+    /// Every boundary reversed.
+    Mirrored,
+    /// The lesser of the two.
+    Best,
+}
+
 /// The work budget and whether it was exceeded.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Budget {
@@ -143,9 +157,27 @@ pub(crate) struct TreeScratch {
     best_blind: Vec<u8>,
     kids: Vec<(u32, u32)>,
     best: Vec<u32>,
+    uf: UnionFind,
+    best_key: Vec<u8>,
+    leaves: Vec<u32>,
+    next_leaves: Vec<u32>,
     /// The final code of the land.
     pub(crate) code: Vec<u32>,
     other: Vec<u32>,
+}
+
+/// The readings of a bag (at most three spots, so at most six orders).
+#[derive(Clone, Copy, Debug)]
+struct BagPlans {
+    count: u8,
+    len: u8,
+    orders: [[u32; 3]; 6],
+}
+
+impl BagPlans {
+    fn order(&self, i: usize) -> &[u32] {
+        &self.orders[i][..usize::from(self.len)]
+    }
 }
 
 /// How boundary words are read: straight or mirrored.
@@ -161,9 +193,13 @@ impl TreeScratch {
         &mut self,
         shape: &Shape,
         land: usize,
-        mirror_too: bool,
+        orient: Orient,
         budget: &mut Budget,
     ) {
+        if shape.land[land + 1] - shape.land[land] == 1 {
+            self.single_region(shape, land, orient);
+            return;
+        }
         self.load(shape, land);
         let tree = self.build_tree();
         if !tree {
@@ -175,12 +211,28 @@ impl TreeScratch {
         self.code.clear();
         self.other.clear();
         self.root_and_order(&centers);
+        // The orientation is chosen by a cheap invariant when it tells them apart, by the whole
+        // code otherwise.
+        // Boundaries of one or two corners, and bags, read the same both ways: if there are only
+        // such, the mirror image is the same land.
+        let chiral = (0..self.nb).any(|b| {
+            let bi = self.b_first + b;
+            !shape.bag[bi] && shape.bnd[bi + 1] - shape.bnd[bi] >= 3
+        });
+        let orientation = if orient == Orient::Mirrored {
+            std::cmp::Ordering::Greater
+        } else if orient == Orient::Best && chiral {
+            self.orientation_key(shape, false)
+                .cmp(&self.orientation_key(shape, true))
+        } else {
+            std::cmp::Ordering::Less
+        };
         let ctx = Ctx {
             shape,
-            mirror: false,
+            mirror: orientation == std::cmp::Ordering::Greater,
         };
         self.compute(ctx, &centers, budget);
-        if mirror_too {
+        if orientation == std::cmp::Ordering::Equal {
             std::mem::swap(&mut self.code, &mut self.other);
             let ctx = Ctx {
                 shape,
@@ -192,6 +244,95 @@ impl TreeScratch {
                 std::mem::swap(&mut self.code, &mut self.other);
             }
         }
+    }
+
+    /// The code of a land with one region (its pieces are single boundaries sharing nothing):
+    /// each boundary's least word (labels named from scratch), sorted, in the orientation giving
+    /// the least code.
+    fn single_region(&mut self, shape: &Shape, land: usize, orient: Orient) {
+        let r = shape.land[land] as usize;
+        let (bs, be) = (shape.reg[r] as usize, shape.reg[r + 1] as usize);
+        let orients: &[bool] = match orient {
+            Orient::Straight => &[false],
+            Orient::Mirrored => &[true],
+            Orient::Best => &[false, true],
+        };
+        self.code.clear();
+        for &mirror in orients {
+            // A mirror image differs only through boundaries of three corners or more.
+            if mirror
+                && orient == Orient::Best
+                && (bs..be).all(|b| shape.bag[b] || shape.bnd[b + 1] - shape.bnd[b] < 3)
+            {
+                break;
+            }
+            self.arena.clear();
+            self.kids.clear();
+            for b in bs..be {
+                let start = self.arena.len() as u32;
+                self.arena.push(GRP);
+                let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
+                if shape.bag[b] && toks.iter().all(|&t| t < LABEL_BASE) {
+                    // A bag (of a region alone: no labels): its spots in order of class.
+                    let from = self.arena.len();
+                    self.arena.extend(toks.iter().map(|&t| CLASS + t));
+                    self.arena[from..].sort_unstable();
+                } else {
+                    least_word(shape, toks, mirror, &mut self.word, &mut self.best_word);
+                    self.arena.extend_from_slice(&self.best_word);
+                }
+                self.arena.push(END);
+                self.kids.push((start, self.arena.len() as u32));
+            }
+            let arena = &self.arena;
+            self.kids.sort_unstable_by(|&(s1, e1), &(s2, e2)| {
+                arena[s1 as usize..e1 as usize].cmp(&arena[s2 as usize..e2 as usize])
+            });
+            self.other.clear();
+            self.other.push(ROOT_R);
+            self.other.push(REG);
+            for &(s, e) in &self.kids {
+                self.other
+                    .extend_from_slice(&self.arena[s as usize..e as usize]);
+            }
+            self.other.push(END);
+            if self.code.is_empty() || self.other < self.code {
+                std::mem::swap(&mut self.code, &mut self.other);
+            }
+        }
+    }
+
+    /// An orientation invariant: over every ordinary boundary of three corners or more, the sum
+    /// of a hash of each cyclic triple of consecutive classes. Rotating a boundary does not change
+    /// it; reversing one usually does. Any invariant would do: orientations with equal values are
+    /// both computed in full.
+    fn orientation_key(&self, shape: &Shape, mirror: bool) -> u64 {
+        let mut total = 0u64;
+        for b in 0..self.nb {
+            let bi = self.b_first + b;
+            if shape.bag[bi] {
+                continue;
+            }
+            let toks = &shape.toks[shape.bnd[bi] as usize..shape.bnd[bi + 1] as usize];
+            let m = toks.len();
+            if m < 3 {
+                continue;
+            }
+            let class = |k: usize| -> u64 {
+                let t = toks[if mirror { m - 1 - k } else { k }];
+                u64::from(self.class_of(t))
+            };
+            let (mut a, mut b2) = (class(m - 2), class(m - 1));
+            for k in 0..m {
+                let c = class(k);
+                let x = (a | b2 << 8 | c << 16).wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                total = total.wrapping_add(x ^ (x >> 32));
+                a = b2;
+                b2 = c;
+            }
+        }
+        total
     }
 
     /// Loads the land's boundaries, regions and labels (local numbering).
@@ -257,7 +398,8 @@ impl TreeScratch {
     /// Builds the pieces and the tree; returns whether the land is a tree.
     fn build_tree(&mut self) -> bool {
         let nb = self.nb;
-        let mut uf = UnionFind::new(nb);
+        let mut uf = std::mem::take(&mut self.uf);
+        uf.reset(nb);
         for l in 0..self.nl {
             let (s, e) = (self.lstart[l] as usize, self.lstart[l + 1] as usize);
             for k in s + 1..e {
@@ -267,15 +409,18 @@ impl TreeScratch {
         self.bgroup.clear();
         self.bgroup.resize(nb, NONE);
         let mut ng = 0u32;
-        let mut root_group: SmallVec<[u32; 64]> = SmallVec::from_elem(NONE, nb);
+        // Pieces are numbered in order of their first boundary (through `mark`, by root).
+        self.mark.clear();
+        self.mark.resize(nb, NONE);
         for b in 0..nb {
             let root = uf.find(b as u32) as usize;
-            if root_group[root] == NONE {
-                root_group[root] = ng;
+            if self.mark[root] == NONE {
+                self.mark[root] = ng;
                 ng += 1;
             }
-            self.bgroup[b] = root_group[root];
+            self.bgroup[b] = self.mark[root];
         }
+        self.uf = uf;
         self.ng = ng as usize;
         self.gstart.clear();
         self.gstart.resize(self.ng + 1, 0);
@@ -319,11 +464,12 @@ impl TreeScratch {
         for g in 0..self.ng {
             self.degree.push(self.gstart[g + 1] - self.gstart[g]);
         }
-        let mut leaves: Vec<u32> = (0..n as u32)
-            .filter(|&v| self.degree[v as usize] <= 1)
-            .collect();
+        let mut leaves = std::mem::take(&mut self.leaves);
+        leaves.clear();
+        leaves.extend((0..n as u32).filter(|&v| self.degree[v as usize] <= 1));
         let mut remaining = n;
-        let mut next = Vec::new();
+        let mut next = std::mem::take(&mut self.next_leaves);
+        next.clear();
         while remaining > 2 {
             next.clear();
             for &v in &leaves {
@@ -353,6 +499,8 @@ impl TreeScratch {
         }
         let mut c: SmallVec<[u32; 2]> = leaves.iter().copied().collect();
         c.sort_unstable();
+        self.leaves = leaves;
+        self.next_leaves = next;
         c
     }
 
@@ -473,6 +621,7 @@ impl TreeScratch {
     }
 
     /// The class of token `t`.
+    #[inline]
     fn class_of(&self, t: u32) -> u8 {
         if t >= LABEL_BASE {
             self.lclass[(t - LABEL_BASE - self.label_base) as usize]
@@ -497,70 +646,88 @@ impl TreeScratch {
         ctx.shape.bag[self.b_first + b]
     }
 
-    /// The labels of bag `b` not named in `names`, in stored order.
-    fn unnamed_in_bag(&self, ctx: Ctx<'_>, names: Option<&[u32]>, b: usize) -> SmallVec<[u32; 4]> {
-        self.toks(ctx, b)
-            .iter()
-            .copied()
-            .filter(|&t| {
-                t >= LABEL_BASE
-                    && names.is_none_or(|n| n[(t - LABEL_BASE - self.label_base) as usize] == NONE)
-            })
-            .collect()
-    }
-
-    /// The number of ways to read boundary `b`: its rotations, or for a bag the orders of its
-    /// labels not yet named.
-    fn reading_count(&self, ctx: Ctx<'_>, names: Option<&[u32]>, b: usize) -> usize {
-        if self.is_bag(ctx, b) {
-            match self.unnamed_in_bag(ctx, names, b).len() {
-                0 | 1 => 1,
-                2 => 2,
-                3 => 6,
-                _ => 1,
-            }
-        } else {
-            self.toks(ctx, b).len()
-        }
-    }
-
-    /// The tokens of boundary `b` in reading `rd`: from rotation `rd` (reversed in the mirror
-    /// image); for a bag, anonymous spots by class, then named labels by name, then the unnamed
-    /// ones in the `rd`-th order.
-    fn reading(
-        &self,
-        ctx: Ctx<'_>,
-        names: Option<&[u32]>,
-        b: usize,
-        rd: usize,
-        out: &mut SmallVec<[u32; 16]>,
-    ) {
-        out.clear();
-        let toks = self.toks(ctx, b);
+    /// The token at offset `k` of an ordinary boundary read from rotation `rd`.
+    #[inline]
+    fn at(toks: &[u32], mirror: bool, rd: usize, k: usize) -> u32 {
         let m = toks.len();
-        if !self.is_bag(ctx, b) {
-            for k in 0..m {
-                let mut idx = (rd + k) % m;
-                if ctx.mirror {
-                    idx = m - 1 - idx;
-                }
-                out.push(toks[idx]);
-            }
-            return;
+        let mut i = rd + k;
+        if i >= m {
+            i -= m;
         }
-        let name = |t: u32| names.map_or(NONE, |n| n[(t - LABEL_BASE - self.label_base) as usize]);
-        let mut anon: SmallVec<[u32; 4]> =
-            toks.iter().copied().filter(|&t| t < LABEL_BASE).collect();
-        anon.sort_unstable();
-        out.extend_from_slice(&anon);
-        let mut named: SmallVec<[u32; 4]> = toks
-            .iter()
-            .copied()
-            .filter(|&t| t >= LABEL_BASE && name(t) != NONE)
-            .collect();
-        named.sort_unstable_by_key(|&t| name(t));
-        out.extend_from_slice(&named);
-        let unnamed = self.unnamed_in_bag(ctx, names, b);
+        if mirror { toks[m - 1 - i] } else { toks[i] }
+    }
+
+    /// The local label of a label token.
+    #[inline]
+    fn label(&self, tok: u32) -> usize {
+        (tok - LABEL_BASE - self.label_base) as usize
+    }
+
+    /// The ways to read bag `b` given the names so far: anonymous spots by class, then named
+    /// labels by name, then the unnamed ones ordered by class and then by the code of the region
+    /// of their other corner (an invariant); labels with equal keys may come in any order, so each
+    /// order consistent with the sort is a reading.
+    fn bag_plan(&self, ctx: Ctx<'_>, names: Option<&[u32]>, b: usize) -> BagPlans {
+        let toks = self.toks(ctx, b);
+        let name = |t: u32| names.map_or(NONE, |n| n[self.label(t)]);
+        let mut fixed = [0u32; 3];
+        let mut nf = 0;
+        let mut unnamed = [0u32; 3];
+        let mut keys: [(u8, &[u32]); 3] = [(0, &[]); 3];
+        // The bag holding each unnamed label's other corner, if it is a bag: two labels of this
+        // bag met again in the same other bag can be exchanged without changing anything.
+        let mut partner = [NONE; 3];
+        let mut nu = 0;
+        for &t in toks.iter().take(3) {
+            if t < LABEL_BASE || name(t) != NONE {
+                fixed[nf] = t;
+                nf += 1;
+            } else {
+                let l = self.label(t);
+                let mut code: &[u32] = &[];
+                let mut other = NONE;
+                for k in self.lstart[l]..self.lstart[l + 1] {
+                    let ob = self.locc[k as usize].0 as usize;
+                    if ob != b {
+                        let r = self.breg[ob] as usize;
+                        code = &self.arena[self.code_start[r] as usize..self.code_end[r] as usize];
+                        // Only a label met twice, the other time in a bag, can be swapped freely.
+                        other = if self.lstart[l + 1] - self.lstart[l] == 2
+                            && ctx.shape.bag[self.b_first + ob]
+                        {
+                            ob as u32
+                        } else {
+                            NONE
+                        };
+                    }
+                }
+                unnamed[nu] = t;
+                keys[nu] = (self.lclass[l], code);
+                partner[nu] = other;
+                nu += 1;
+            }
+        }
+        // Anonymous spots (below LABEL_BASE) first by class, then named labels by name.
+        fixed[..nf].sort_unstable_by_key(|&t| if t < LABEL_BASE { (0, t) } else { (1, name(t)) });
+        // Sort the unnamed labels by key (at most three: insertion sort).
+        for i in 1..nu {
+            let mut j = i;
+            while j > 0 && keys[j] < keys[j - 1] {
+                unnamed.swap(j, j - 1);
+                keys.swap(j, j - 1);
+                partner.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        let swappable = |i: usize, j: usize| {
+            partner[i] != NONE && partner[i] == partner[j] && keys[i] == keys[j]
+        };
+        let mut plans = BagPlans {
+            count: 0,
+            len: (nf + nu) as u8,
+            orders: [[0; 3]; 6],
+        };
+        let tied = (1..nu).any(|i| keys[i - 1] == keys[i]);
         const PERMS: [[usize; 3]; 6] = [
             [0, 1, 2],
             [0, 2, 1],
@@ -569,40 +736,81 @@ impl TreeScratch {
             [2, 0, 1],
             [2, 1, 0],
         ];
-        if unnamed.len() <= 3 {
-            let perm = match unnamed.len() {
-                2 => [[0, 1, 2], [1, 0, 2]][rd.min(1)],
-                3 => PERMS[rd.min(5)],
-                _ => [0, 1, 2],
-            };
-            for &i in &perm[..unnamed.len()] {
-                out.push(unnamed[i]);
+        for perm in PERMS {
+            let is_identity = perm[..nu].iter().enumerate().all(|(k, &i)| i == k);
+            if !is_identity {
+                if !tied
+                    || perm[..nu].iter().any(|&i| i >= nu)
+                    || perm[nu..].iter().enumerate().any(|(k, &i)| i != nu + k)
+                    || !(1..nu).all(|k| keys[perm[k - 1]] <= keys[perm[k]])
+                    || (0..nu).any(|x| {
+                        (x + 1..nu).any(|y| perm[y] < perm[x] && swappable(perm[x], perm[y]))
+                    })
+                {
+                    continue;
+                }
+            } else if plans.count > 0 {
+                continue;
             }
-        } else {
-            out.extend_from_slice(&unnamed);
+            let o = &mut plans.orders[plans.count as usize];
+            o[..nf].copy_from_slice(&fixed[..nf]);
+            for k in 0..nu {
+                o[nf + k] = unnamed[perm[k]];
+            }
+            plans.count += 1;
         }
+        plans
     }
 
     /// The readings of boundary `b` (no label named yet) whose blind word (classes only) is
     /// least, and that word into `self.best_blind`.
     fn blind_min_rotations(&mut self, ctx: Ctx<'_>, b: usize) -> SmallVec<[u32; 8]> {
-        let n = self.reading_count(ctx, None, b);
         let mut rots: SmallVec<[u32; 8]> = SmallVec::new();
-        let mut toks: SmallVec<[u32; 16]> = SmallVec::new();
+        if self.is_bag(ctx, b) {
+            // A bag's readings share its blind word: anonymous spots by class, then the labels'
+            // classes in order. Which orders are readings is worked out when one is used.
+            self.best_blind.clear();
+            let toks = self.toks(ctx, b);
+            let mut anon: SmallVec<[u8; 4]> = SmallVec::new();
+            let mut lab: SmallVec<[u8; 4]> = SmallVec::new();
+            for &t in toks {
+                if t < LABEL_BASE {
+                    anon.push(t as u8)
+                } else {
+                    lab.push(self.class_of(t))
+                }
+            }
+            anon.sort_unstable();
+            lab.sort_unstable();
+            self.best_blind.extend_from_slice(&anon);
+            self.best_blind.extend_from_slice(&lab);
+            rots.push(BAG_ALL);
+            return rots;
+        }
+        let toks = self.toks(ctx, b);
+        let m = toks.len();
+        self.blind.clear();
+        for k in 0..m {
+            let t = Self::at(toks, ctx.mirror, 0, k);
+            self.blind.push(self.class_of(t));
+        }
+        let start = crate::key::least_rotation(&self.blind);
         self.best_blind.clear();
-        for rd in 0..n {
-            self.reading(ctx, None, b, rd, &mut toks);
-            self.blind.clear();
-            for &t in &toks {
-                self.blind.push(self.class_of(t));
-            }
-            if rots.is_empty() || self.blind < self.best_blind {
-                rots.clear();
-                rots.push(rd as u32);
-                std::mem::swap(&mut self.blind, &mut self.best_blind);
-            } else if self.blind == self.best_blind {
-                rots.push(rd as u32);
-            }
+        self.best_blind.extend(
+            self.blind[start..]
+                .iter()
+                .chain(&self.blind[..start])
+                .copied(),
+        );
+        // The least rotation repeats with the word's smallest period.
+        let w = &self.best_blind;
+        let period = (1..=m)
+            .find(|&p| m.is_multiple_of(p) && (p..m).all(|i| w[i] == w[i - p]))
+            .unwrap_or(m);
+        let mut r = start % period;
+        while r < m {
+            rots.push(r as u32);
+            r += period;
         }
         rots
     }
@@ -617,7 +825,7 @@ impl TreeScratch {
         } else {
             // The root piece: boundaries whose blind word and region code are least.
             let (gs, ge) = (self.gstart[g] as usize, self.gstart[g + 1] as usize);
-            let mut best_key: (Vec<u8>, u32, u32) = (Vec::new(), 0, 0);
+            let mut best_key: (Vec<u8>, u32, u32) = (std::mem::take(&mut self.best_key), 0, 0);
             for k in gs..ge {
                 let b = self.gbnd[k];
                 let rots = self.blind_min_rotations(ctx, b as usize);
@@ -634,41 +842,61 @@ impl TreeScratch {
                 match better {
                     std::cmp::Ordering::Less => {
                         starts.clear();
-                        best_key = (self.best_blind.clone(), rs, re);
+                        best_key.0.clear();
+                        best_key.0.extend_from_slice(&self.best_blind);
+                        best_key.1 = rs;
+                        best_key.2 = re;
                         starts.extend(rots.iter().map(|&rot| (b, rot)));
                     }
                     std::cmp::Ordering::Equal => starts.extend(rots.iter().map(|&rot| (b, rot))),
                     std::cmp::Ordering::Greater => {}
                 }
             }
+            self.best_key = best_key.0;
+        }
+        // A bag start stands for all its readings.
+        if starts.iter().any(|&(_, rd)| rd == BAG_ALL) {
+            let mut expanded: SmallVec<[(u32, u32); 8]> = SmallVec::new();
+            for &(b, rd) in &starts {
+                if rd == BAG_ALL {
+                    let n = self.bag_plan(ctx, None, b as usize).count;
+                    expanded.extend((0..u32::from(n)).map(|r| (b, r)));
+                } else {
+                    expanded.push((b, rd));
+                }
+            }
+            starts = expanded;
         }
         let root = pb == NONE;
-        self.best.clear();
+        let mut best = std::mem::take(&mut self.best);
+        best.clear();
         let mut have = false;
         for (i, &(b0, rot)) in starts.iter().enumerate() {
             if i > 0 && !budget.can_branch() {
                 break;
             }
             let mut t = std::mem::take(&mut self.trav);
-            self.walk(ctx, g, b0 as usize, rot as usize, root, &mut t, budget);
+            let bound = if have { Some(best.as_slice()) } else { None };
+            let done = self.walk(ctx, b0 as usize, rot as usize, root, &mut t, bound, budget);
             budget.spend(t.code.len());
-            if !have || t.code < self.best {
-                std::mem::swap(&mut self.best, &mut t.code);
+            if done && (!have || t.code < best) {
+                std::mem::swap(&mut best, &mut t.code);
                 have = true;
             }
-            self.reset_trav(g, &mut t);
+            self.reset_trav(&mut t);
             self.trav = t;
         }
-        self.arena.extend_from_slice(&self.best);
+        self.arena.extend_from_slice(&best);
+        self.best = best;
     }
 
-    /// Clears the traversal state touched by a walk of piece `g`.
-    fn reset_trav(&self, _g: usize, t: &mut Trav) {
+    /// Clears the traversal state touched by a walk.
+    fn reset_trav(&self, t: &mut Trav) {
+        for &(b, _) in &t.queue {
+            t.disc[b as usize] = false;
+        }
         for n in t.names.iter_mut() {
             *n = NONE;
-        }
-        for d in t.disc.iter_mut() {
-            *d = false;
         }
         t.queue.clear();
         t.qi = 0;
@@ -677,7 +905,8 @@ impl TreeScratch {
         t.code.clear();
     }
 
-    /// Walks piece `g` from boundary `b0` read from rotation `rot`, leaving its code in `t.code`.
+    /// Walks the piece from boundary `b0` read in reading `rot`, leaving its code in `t.code`.
+    /// With a `bound`, gives up (returns false) as soon as the code is greater than it.
     #[allow(
         clippy::too_many_arguments,
         reason = "the walk's context is spread over the scratch"
@@ -685,13 +914,13 @@ impl TreeScratch {
     fn walk(
         &mut self,
         ctx: Ctx<'_>,
-        _g: usize,
         b0: usize,
         rot: usize,
         root: bool,
         t: &mut Trav,
+        bound: Option<&[u32]>,
         budget: &mut Budget,
-    ) {
+    ) -> bool {
         if t.names.len() != self.nl {
             t.names.clear();
             t.names.resize(self.nl, NONE);
@@ -709,12 +938,26 @@ impl TreeScratch {
         if root {
             self.push_region_code(t, self.breg[b0] as usize);
         }
-        self.run(ctx, t, budget);
+        let mut bound = bound;
+        if !check_bound(&t.code, &mut bound) {
+            return false;
+        }
+        if !self.run(ctx, t, &mut bound, budget) {
+            return false;
+        }
         t.code.push(END);
+        check_bound(&t.code, &mut bound)
     }
 
-    /// Continues a walk until every boundary of the piece is read.
-    fn run(&mut self, ctx: Ctx<'_>, t: &mut Trav, budget: &mut Budget) {
+    /// Continues a walk until every boundary of the piece is read; false if the code went past
+    /// the bound.
+    fn run(
+        &mut self,
+        ctx: Ctx<'_>,
+        t: &mut Trav,
+        bound: &mut Option<&[u32]>,
+        budget: &mut Budget,
+    ) -> bool {
         while t.qi < t.queue.len() {
             // The boundaries reached together with the next one.
             let tag = t.queue[t.qi].1;
@@ -722,25 +965,40 @@ impl TreeScratch {
             while end < t.queue.len() && t.queue[end].1 == tag && tag != NONE {
                 end += 1;
             }
-            // The options: a boundary of that batch and a rotation, with the least word.
+            // The options: a boundary of that batch and a reading, with the least word.
             let mut options: SmallVec<[(u32, u32); 4]> = SmallVec::new();
             self.best_word.clear();
             for q in t.qi..end {
                 let b = t.queue[q].0 as usize;
-                for rot in 0..self.reading_count(ctx, Some(&t.names), b) {
-                    self.candidate_word(ctx, t, b, rot);
-                    if options.is_empty() || self.word < self.best_word {
-                        options.clear();
-                        options.push((q as u32, rot as u32));
-                        std::mem::swap(&mut self.word, &mut self.best_word);
-                    } else if self.word == self.best_word {
-                        options.push((q as u32, rot as u32));
+                if self.is_bag(ctx, b) {
+                    let plans = self.bag_plan(ctx, Some(&t.names), b);
+                    for rd in 0..usize::from(plans.count) {
+                        let ord =
+                            self.build_word(t, plans.order(rd), false, 0, !options.is_empty());
+                        self.consider(ord, q, rd, &mut options);
                     }
+                    continue;
+                }
+                let toks = self.toks(ctx, b);
+                // Only rotations starting with the least first unit can be least.
+                let mut first_min = u32::MAX;
+                for k in 0..toks.len() {
+                    first_min = first_min.min(self.first_unit(t, Self::at(toks, ctx.mirror, k, 0)));
+                }
+                for rd in 0..toks.len() {
+                    if self.first_unit(t, Self::at(toks, ctx.mirror, rd, 0)) != first_min {
+                        continue;
+                    }
+                    let ord = self.build_word(t, toks, ctx.mirror, rd, !options.is_empty());
+                    self.consider(ord, q, rd, &mut options);
                 }
             }
             if options.len() == 1 || !budget.can_branch() {
                 let (q, rot) = options[0];
                 self.take(ctx, t, q as usize, rot as usize);
+                if !check_bound(&t.code, bound) {
+                    return false;
+                }
                 continue;
             }
             // Branch: finish the walk for every tied option and keep the least code.
@@ -748,43 +1006,81 @@ impl TreeScratch {
             for &(q, rot) in &options {
                 let mut u = t.clone();
                 self.take(ctx, &mut u, q as usize, rot as usize);
-                self.run(ctx, &mut u, budget);
+                let mut b = *bound;
+                let ok = check_bound(&u.code, &mut b) && self.run(ctx, &mut u, &mut b, budget);
                 budget.spend(u.code.len());
-                if best.as_ref().is_none_or(|b| u.code < b.code) {
+                if ok && best.as_ref().is_none_or(|b| u.code < b.code) {
                     best = Some(u);
                 }
             }
-            *t = best.expect("at least one option");
-            return;
+            match best {
+                Some(b) => {
+                    *t = b;
+                    return true;
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Records the outcome of comparing a candidate word with the best so far.
+    fn consider(
+        &mut self,
+        ord: std::cmp::Ordering,
+        q: usize,
+        rd: usize,
+        options: &mut SmallVec<[(u32, u32); 4]>,
+    ) {
+        match ord {
+            std::cmp::Ordering::Less => {
+                options.clear();
+                options.push((q as u32, rd as u32));
+                std::mem::swap(&mut self.word, &mut self.best_word);
+            }
+            std::cmp::Ordering::Equal => options.push((q as u32, rd as u32)),
+            std::cmp::Ordering::Greater => {}
         }
     }
 
-    /// Reads queue entry `q` next, from rotation `rot`.
-    fn take(&mut self, ctx: Ctx<'_>, t: &mut Trav, q: usize, rot: usize) {
-        t.queue.swap(t.qi, q);
-        t.queue[t.qi].1 = NONE;
-        let b = t.queue[t.qi].0 as usize;
-        t.qi += 1;
-        t.code.push(BND);
-        self.emit_word(ctx, t, b, rot);
-        self.push_region_code(t, self.breg[b] as usize);
+    /// The unit a token is written as at the start of a word.
+    #[inline]
+    fn first_unit(&self, t: &Trav, tok: u32) -> u32 {
+        if tok < LABEL_BASE {
+            CLASS + tok
+        } else {
+            let l = self.label(tok);
+            if t.names[l] != NONE {
+                REF + t.names[l]
+            } else {
+                NEW + u32::from(self.lclass[l])
+            }
+        }
     }
 
-    fn push_region_code(&self, t: &mut Trav, r: usize) {
-        let (s, e) = (self.code_start[r] as usize, self.code_end[r] as usize);
-        t.code.extend_from_slice(&self.arena[s..e]);
-    }
-
-    /// The word boundary `b` would be written as in reading `rd`, into `self.word`.
-    fn candidate_word(&mut self, ctx: Ctx<'_>, t: &Trav, b: usize, rd: usize) {
-        let mut toks: SmallVec<[u32; 16]> = SmallVec::new();
-        self.reading(ctx, Some(&t.names), b, rd, &mut toks);
+    /// Builds the word of `toks` read from `rd` into `self.word`, comparing it with
+    /// `self.best_word` as it goes when `compare` (stopping early once it is greater).
+    fn build_word(
+        &mut self,
+        t: &Trav,
+        toks: &[u32],
+        mirror: bool,
+        rd: usize,
+        compare: bool,
+    ) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
         self.word.clear();
         self.tmp_names.clear();
         let mut next = t.next_name;
-        for &tok in &toks {
+        let mut ord = if compare {
+            Ordering::Equal
+        } else {
+            Ordering::Less
+        };
+        for k in 0..toks.len() {
+            let tok = Self::at(toks, mirror, rd, k);
             let unit = if tok >= LABEL_BASE {
-                let l = tok - LABEL_BASE - self.label_base;
+                let l = self.label(tok) as u32;
                 let named = t.names[l as usize];
                 if named != NONE {
                     REF + named
@@ -798,37 +1094,76 @@ impl TreeScratch {
             } else {
                 CLASS + tok
             };
+            if ord == Ordering::Equal {
+                match self.best_word.get(k) {
+                    Some(&b) if unit > b => return Ordering::Greater,
+                    Some(&b) if unit < b => ord = Ordering::Less,
+                    Some(_) => {}
+                    None => return Ordering::Greater,
+                }
+            }
             self.word.push(unit);
         }
+        if ord == Ordering::Equal && self.word.len() < self.best_word.len() {
+            ord = Ordering::Less;
+        }
+        ord
+    }
+
+    /// Reads queue entry `q` next, in reading `rd`.
+    fn take(&mut self, ctx: Ctx<'_>, t: &mut Trav, q: usize, rd: usize) {
+        t.queue.swap(t.qi, q);
+        t.queue[t.qi].1 = NONE;
+        let b = t.queue[t.qi].0 as usize;
+        t.qi += 1;
+        t.code.push(BND);
+        self.emit_word(ctx, t, b, rd);
+        self.push_region_code(t, self.breg[b] as usize);
+    }
+
+    fn push_region_code(&self, t: &mut Trav, r: usize) {
+        let (s, e) = (self.code_start[r] as usize, self.code_end[r] as usize);
+        t.code.extend_from_slice(&self.arena[s..e]);
     }
 
     /// Writes boundary `b` in reading `rd` into the walk: names new labels and queues the
     /// boundaries they reach.
     fn emit_word(&mut self, ctx: Ctx<'_>, t: &mut Trav, b: usize, rd: usize) {
-        let mut toks: SmallVec<[u32; 16]> = SmallVec::new();
-        self.reading(ctx, Some(&t.names), b, rd, &mut toks);
-        for &tok in &toks {
-            if tok < LABEL_BASE {
-                t.code.push(CLASS + tok);
-                continue;
+        if self.is_bag(ctx, b) {
+            let plans = self.bag_plan(ctx, Some(&t.names), b);
+            for &tok in plans.order(rd.min(usize::from(plans.count) - 1)) {
+                self.emit_token(t, tok);
             }
-            let l = (tok - LABEL_BASE - self.label_base) as usize;
-            if t.names[l] != NONE {
-                t.code.push(REF + t.names[l]);
-                continue;
-            }
-            t.names[l] = t.next_name;
-            t.next_name += 1;
-            t.code.push(NEW + u32::from(self.lclass[l]));
-            // Queue the other boundaries this spot is met on, as one batch.
-            let tag = t.next_tag;
-            t.next_tag += 1;
-            for k2 in self.lstart[l]..self.lstart[l + 1] {
-                let ob = self.locc[k2 as usize].0 as usize;
-                if !t.disc[ob] {
-                    t.disc[ob] = true;
-                    t.queue.push((ob as u32, tag));
-                }
+            return;
+        }
+        let toks = self.toks(ctx, b);
+        for k in 0..toks.len() {
+            self.emit_token(t, Self::at(toks, ctx.mirror, rd, k));
+        }
+    }
+
+    #[inline]
+    fn emit_token(&self, t: &mut Trav, tok: u32) {
+        if tok < LABEL_BASE {
+            t.code.push(CLASS + tok);
+            return;
+        }
+        let l = self.label(tok);
+        if t.names[l] != NONE {
+            t.code.push(REF + t.names[l]);
+            return;
+        }
+        t.names[l] = t.next_name;
+        t.next_name += 1;
+        t.code.push(NEW + u32::from(self.lclass[l]));
+        // Queue the other boundaries this spot is met on, as one batch.
+        let tag = t.next_tag;
+        t.next_tag += 1;
+        for k2 in self.lstart[l]..self.lstart[l + 1] {
+            let ob = self.locc[k2 as usize].0 as usize;
+            if !t.disc[ob] {
+                t.disc[ob] = true;
+                t.queue.push((ob as u32, tag));
             }
         }
     }
@@ -866,5 +1201,77 @@ impl TreeScratch {
             self.code.push(END);
         }
         self.code.push(END);
+    }
+}
+
+/// Compares a partial code with a bound: false if the code is already greater; once it is less
+/// the bound is dropped (no later unit can change that).
+fn check_bound(code: &[u32], bound: &mut Option<&[u32]>) -> bool {
+    let Some(b) = *bound else { return true };
+    let n = code.len().min(b.len());
+    match code[..n].cmp(&b[..n]) {
+        std::cmp::Ordering::Less => {
+            *bound = None;
+            true
+        }
+        std::cmp::Ordering::Greater => false,
+        // Equal so far: a code longer than the bound is greater.
+        std::cmp::Ordering::Equal => code.len() <= b.len(),
+    }
+}
+
+/// The least word of a boundary read from any rotation (straight or mirrored), its labels named
+/// from scratch in order of appearance, into `best` (`word` is scratch).
+fn least_word(shape: &Shape, toks: &[u32], mirror: bool, word: &mut Vec<u32>, best: &mut Vec<u32>) {
+    let m = toks.len();
+    let at = |rd: usize, k: usize| -> u32 {
+        let i = (rd + k) % m;
+        if mirror { toks[m - 1 - i] } else { toks[i] }
+    };
+    let unit_first = |t: u32| -> u32 {
+        if t >= LABEL_BASE {
+            NEW + u32::from(shape.label_class[(t - LABEL_BASE) as usize])
+        } else {
+            CLASS + t
+        }
+    };
+    let first_min = (0..m).map(|rd| unit_first(at(rd, 0))).min().unwrap_or(0);
+    best.clear();
+    let mut names: SmallVec<[(u32, u32); 16]> = SmallVec::new();
+    for rd in 0..m {
+        if unit_first(at(rd, 0)) != first_min {
+            continue;
+        }
+        word.clear();
+        names.clear();
+        let mut cmp = if best.is_empty() {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Equal
+        };
+        for k in 0..m {
+            let t = at(rd, k);
+            let unit = if t >= LABEL_BASE {
+                match names.iter().find(|&&(l, _)| l == t) {
+                    Some(&(_, n)) => REF + n,
+                    None => {
+                        names.push((t, names.len() as u32));
+                        unit_first(t)
+                    }
+                }
+            } else {
+                CLASS + t
+            };
+            if cmp == std::cmp::Ordering::Equal {
+                cmp = unit.cmp(&best[k]);
+                if cmp == std::cmp::Ordering::Greater {
+                    break;
+                }
+            }
+            word.push(unit);
+        }
+        if cmp == std::cmp::Ordering::Less {
+            std::mem::swap(word, best);
+        }
     }
 }

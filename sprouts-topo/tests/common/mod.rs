@@ -186,17 +186,19 @@ pub(crate) type Shape = Vec<Vec<Vec<Sym>>>;
 
 /// Dead regions and stumps dropped (spec 2.6); 1-life spots met twice are labels, once `2`.
 pub(crate) fn reduce_plain(p: &Position) -> Shape {
-    reduce(p, false)
+    reduce(p, false, false)
 }
 
 /// `reduce_plain` and GLOP's reductions: repeated adjacent spots met once, and the boundaries of
 /// regions with 2 or 3 lives merged (shared spots, seeds and sprouts in order, then a `2` for
 /// every private 1-life spot).
 pub(crate) fn reduce_glop(p: &Position) -> Shape {
-    reduce(p, true)
+    reduce(p, true, true)
 }
 
-fn reduce(p: &Position, glop: bool) -> Shape {
+/// `reduce_plain` with each of GLOP's reductions on or off: `collapse` (a spot met twice in a row
+/// is met once) and `merge` (regions with two or three lives as one bag).
+pub(crate) fn reduce(p: &Position, collapse: bool, merge: bool) -> Shape {
     let pl = to_plain(p);
     let region_lives = |r: &Vec<Vec<u32>>| -> u32 {
         let mut spots: Vec<u32> = r.iter().flatten().copied().collect();
@@ -213,7 +215,7 @@ fn reduce(p: &Position, glop: bool) -> Shape {
         let mut nr = Vec::new();
         for b in r {
             let mut nb: Vec<u32> = b.iter().copied().filter(|c| pl.lives[c] > 0).collect();
-            if glop {
+            if collapse {
                 let mut changed = true;
                 while changed && nb.len() > 1 {
                     changed = false;
@@ -234,7 +236,7 @@ fn reduce(p: &Position, glop: bool) -> Shape {
             kept.push((nr, lives));
         }
     }
-    if glop {
+    if merge {
         let count = |kept: &Vec<(Vec<Vec<u32>>, u32)>| {
             let mut occ: HashMap<u32, Vec<usize>> = HashMap::new();
             for (ri, (r, _)) in kept.iter().enumerate() {
@@ -293,6 +295,45 @@ fn reduce(p: &Position, glop: bool) -> Shape {
         .collect()
 }
 
+/// A shape written in GLOP notation that [`Position::parse_glop`] reads: every label an extended
+/// upper-case letter `Z(k)` (so its scope is the whole text), all regions in one land, bags in the
+/// order given. The empty shape is `!`.
+pub(crate) fn write_shape(shape: &Shape) -> String {
+    let mut names: HashMap<u32, usize> = HashMap::new();
+    let mut out = String::new();
+    for (r, region) in shape.iter().enumerate() {
+        if r > 0 {
+            out.push('|');
+        }
+        for (i, b) in region.iter().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            for s in b {
+                match s {
+                    s if *s == BAG => {}
+                    Sym::Anon(c) => out.push((b'0' + c) as char),
+                    Sym::Label(l) => {
+                        let n = names.len() + 1;
+                        let k = *names.entry(*l).or_insert(n);
+                        out.push_str(&format!("Z({k})"));
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push('!');
+    }
+    out
+}
+
+/// The shape as a position (through its GLOP text).
+pub(crate) fn shape_position(shape: &Shape) -> Position {
+    let text = write_shape(shape);
+    Position::parse_glop(&text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 /// The whole position, nothing dropped: every spot met more than once is a label; anonymous spots
 /// by their lives.
 pub(crate) fn full_shape(p: &Position) -> Shape {
@@ -340,11 +381,56 @@ pub(crate) fn label_count(shape: &Shape) -> usize {
     labels.len()
 }
 
+/// The independent lands of `shape`: regions joined by a label met in both.
+pub(crate) fn split_lands(shape: &Shape) -> Vec<Shape> {
+    let n = shape.len();
+    let mut land: Vec<usize> = (0..n).collect();
+    fn root(land: &mut [usize], mut x: usize) -> usize {
+        while land[x] != x {
+            x = land[x];
+        }
+        x
+    }
+    let mut first: HashMap<u32, usize> = HashMap::new();
+    for (r, region) in shape.iter().enumerate() {
+        for s in region.iter().flatten() {
+            if let Sym::Label(l) = s {
+                let f = *first.entry(*l).or_insert(r);
+                let (a, b) = (root(&mut land, f), root(&mut land, r));
+                land[a] = b;
+            }
+        }
+    }
+    let mut groups: Vec<(usize, Shape)> = Vec::new();
+    for (r, region) in shape.iter().enumerate() {
+        let g = root(&mut land, r);
+        match groups.iter_mut().find(|(k, _)| *k == g) {
+            Some((_, s)) => s.push(region.clone()),
+            None => groups.push((g, vec![region.clone()])),
+        }
+    }
+    groups.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The canonical form of `shape` by brute force: each independent land on its own (lands are
+/// independent games, so a land and its mirror image are interchangeable inside a sum), the
+/// lands' forms sorted. See [`brute_canon_land`].
+pub(crate) fn brute_canon(shape: &Shape) -> Vec<u32> {
+    let mut lands: Vec<Vec<u32>> = split_lands(shape).iter().map(brute_canon_land).collect();
+    lands.sort();
+    let mut out = Vec::new();
+    for l in lands {
+        out.extend(l);
+        out.push(u32::MAX);
+    }
+    out
+}
+
 /// The least representation of `shape` over every renaming of its labels, every rotation, every
 /// order and the mirror image: for a fixed naming, boundaries are least-rotated and sorted,
 /// regions sorted; the least over all namings (and both orientations) is canonical. The class of
 /// a label (how often it is met) is written with its name. Exponential in the number of labels.
-pub(crate) fn brute_canon(shape: &Shape) -> Vec<u32> {
+pub(crate) fn brute_canon_land(shape: &Shape) -> Vec<u32> {
     let mut labels: Vec<u32> = shape
         .iter()
         .flatten()

@@ -1,0 +1,9 @@
+//! GLOP notation from arbitrary bytes: never a panic; a text that reads writes back to a text that
+//! reads as the same position, and its canonical form is a fixed point.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    sprouts_topo::checks::notation_roundtrip(data);
+});
