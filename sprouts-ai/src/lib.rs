@@ -1,3 +1,12 @@
 //! The computer players and solvers of Sprouts.
+//!
+//! - [`impartial`]: impartial games in general (nimbers, misère canonical trees, octal games).
+//! - [`SproutsGame`]: Sprouts as an impartial game, for the generic solvers.
+//! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results.
 
 pub mod impartial;
+mod limits;
+pub mod sprouts_game;
+
+pub use limits::{Limits, Solved};
+pub use sprouts_game::SproutsGame;
