@@ -3,9 +3,13 @@
 //! - [`impartial`]: impartial games in general (nimbers, misère canonical trees, octal games).
 //! - [`SproutsGame`]: Sprouts as an impartial game, for the generic solvers.
 //! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results.
+//! - [`bounds`]: bounds on the number of moves left and the exact longest game.
+//! - [`players`]: the computer players (random, Monte Carlo, parity search, perfect).
 
+pub mod bounds;
 pub mod impartial;
 mod limits;
+pub mod players;
 pub mod sprouts_game;
 
 pub use limits::{Limits, Solved};

@@ -1,0 +1,1 @@
+//! The computer players (spec section 5).
