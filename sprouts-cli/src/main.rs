@@ -2,6 +2,7 @@
 
 mod octal;
 mod render;
+mod serve;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,8 @@ enum Command {
     Moves(topo::MovesArgs),
     /// Exhaustive counts of the positions reachable from the n-spot start.
     Count(topo::CountArgs),
+    /// The web UI: play in the browser (what `sprouts` with no arguments does).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,6 +39,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Canon(args)) => topo::canon(args),
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
-        None => Ok(()),
+        Some(Command::Serve(args)) => serve::run(args),
+        None => serve::run(serve::ServeArgs::default_args()),
     }
 }
