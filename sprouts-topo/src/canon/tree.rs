@@ -163,6 +163,9 @@ pub(crate) struct TreeScratch {
     next_leaves: Vec<u32>,
     /// The final code of the land.
     pub(crate) code: Vec<u32>,
+    /// Take no shortcut: every bag reading is ordered by key and every piece is walked with
+    /// every comparison (the reference the shortcuts are tested against).
+    pub(crate) reference: bool,
     other: Vec<u32>,
 }
 
@@ -700,7 +703,7 @@ impl TreeScratch {
             fixed[j] = t;
             nf += 1;
         }
-        if nu <= 1 {
+        if nu <= 1 && !self.reference {
             // One reading: nothing to order by key.
             let mut plans = BagPlans {
                 count: 1,
@@ -756,7 +759,7 @@ impl TreeScratch {
             orders: [[0; 3]; 6],
         };
         let tied = (1..nu).any(|i| keys[i - 1] == keys[i]);
-        if !tied {
+        if !tied && !self.reference {
             // One reading: the sorted order.
             plans.count = 1;
             plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
@@ -853,6 +856,7 @@ impl TreeScratch {
     /// Appends the code of piece `g` entered through boundary `pb` (or `NONE` at the root).
     fn group_code(&mut self, ctx: Ctx<'_>, g: usize, pb: u32, budget: &mut Budget) {
         if pb != NONE
+            && !self.reference
             && self.gstart[g + 1] - self.gstart[g] == 1
             && self.toks(ctx, pb as usize).iter().all(|&t| t < LABEL_BASE)
         {
@@ -1023,7 +1027,7 @@ impl TreeScratch {
                 end += 1;
             }
             // A batch of one boundary with one possible reading needs no comparison.
-            if end == t.qi + 1 {
+            if end == t.qi + 1 && !self.reference {
                 let b = t.queue[t.qi].0 as usize;
                 if self.is_bag(ctx, b) {
                     let plans = self.bag_plan(ctx, Some(&t.names), b);
