@@ -2,6 +2,7 @@
 
 mod octal;
 mod render;
+mod selfplay;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,8 @@ enum Command {
     Moves(topo::MovesArgs),
     /// Exhaustive counts of the positions reachable from the n-spot start.
     Count(topo::CountArgs),
+    /// Computer against computer on positions only: the moves of every game and a summary.
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,6 +39,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Canon(args)) => topo::canon(args),
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
+        Some(Command::Selfplay(args)) => selfplay::run(args),
         None => Ok(()),
     }
 }
