@@ -3,6 +3,7 @@
 mod octal;
 mod render;
 mod selfplay;
+mod serve;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,8 @@ enum Command {
     Count(topo::CountArgs),
     /// Computer against computer on positions only: the moves of every game and a summary.
     Selfplay(selfplay::SelfplayArgs),
+    /// The web UI: play in the browser (what `sprouts` with no arguments does).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -40,6 +43,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
-        None => Ok(()),
+        Some(Command::Serve(args)) => serve::run(args),
+        None => serve::run(serve::ServeArgs::default_args()),
     }
 }

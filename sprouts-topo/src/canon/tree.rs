@@ -670,45 +670,73 @@ impl TreeScratch {
     fn bag_plan(&self, ctx: Ctx<'_>, names: Option<&[u32]>, b: usize) -> BagPlans {
         let toks = self.toks(ctx, b);
         let name = |t: u32| names.map_or(NONE, |n| n[self.label(t)]);
+        // Anonymous spots (below LABEL_BASE) first by class, then named labels by name: as one
+        // sort key, an anonymous spot is its class and a named label `LABEL_BASE + name`.
         let mut fixed = [0u32; 3];
+        let mut fixed_key = [0u32; 3];
         let mut nf = 0;
         let mut unnamed = [0u32; 3];
+        let mut nu = 0;
+        for &t in toks.iter().take(3) {
+            let key = if t < LABEL_BASE {
+                t
+            } else {
+                let n = name(t);
+                if n == NONE {
+                    unnamed[nu] = t;
+                    nu += 1;
+                    continue;
+                }
+                LABEL_BASE + n
+            };
+            // Insertion into the sorted prefix.
+            let mut j = nf;
+            while j > 0 && fixed_key[j - 1] > key {
+                fixed_key[j] = fixed_key[j - 1];
+                fixed[j] = fixed[j - 1];
+                j -= 1;
+            }
+            fixed_key[j] = key;
+            fixed[j] = t;
+            nf += 1;
+        }
+        if nu <= 1 {
+            // One reading: nothing to order by key.
+            let mut plans = BagPlans {
+                count: 1,
+                len: (nf + nu) as u8,
+                orders: [[0; 3]; 6],
+            };
+            plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
+            plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            return plans;
+        }
         let mut keys: [(u8, &[u32]); 3] = [(0, &[]); 3];
         // The bag holding each unnamed label's other corner, if it is a bag: two labels of this
         // bag met again in the same other bag can be exchanged without changing anything.
         let mut partner = [NONE; 3];
-        let mut nu = 0;
-        for &t in toks.iter().take(3) {
-            if t < LABEL_BASE || name(t) != NONE {
-                fixed[nf] = t;
-                nf += 1;
-            } else {
-                let l = self.label(t);
-                let mut code: &[u32] = &[];
-                let mut other = NONE;
-                for k in self.lstart[l]..self.lstart[l + 1] {
-                    let ob = self.locc[k as usize].0 as usize;
-                    if ob != b {
-                        let r = self.breg[ob] as usize;
-                        code = &self.arena[self.code_start[r] as usize..self.code_end[r] as usize];
-                        // Only a label met twice, the other time in a bag, can be swapped freely.
-                        other = if self.lstart[l + 1] - self.lstart[l] == 2
-                            && ctx.shape.bag[self.b_first + ob]
-                        {
-                            ob as u32
-                        } else {
-                            NONE
-                        };
-                    }
+        for (u, &t) in unnamed[..nu].iter().enumerate() {
+            let l = self.label(t);
+            let mut code: &[u32] = &[];
+            let mut other = NONE;
+            for k in self.lstart[l]..self.lstart[l + 1] {
+                let ob = self.locc[k as usize].0 as usize;
+                if ob != b {
+                    let r = self.breg[ob] as usize;
+                    code = &self.arena[self.code_start[r] as usize..self.code_end[r] as usize];
+                    // Only a label met twice, the other time in a bag, can be swapped freely.
+                    other = if self.lstart[l + 1] - self.lstart[l] == 2
+                        && ctx.shape.bag[self.b_first + ob]
+                    {
+                        ob as u32
+                    } else {
+                        NONE
+                    };
                 }
-                unnamed[nu] = t;
-                keys[nu] = (self.lclass[l], code);
-                partner[nu] = other;
-                nu += 1;
             }
+            keys[u] = (self.lclass[l], code);
+            partner[u] = other;
         }
-        // Anonymous spots (below LABEL_BASE) first by class, then named labels by name.
-        fixed[..nf].sort_unstable_by_key(|&t| if t < LABEL_BASE { (0, t) } else { (1, name(t)) });
         // Sort the unnamed labels by key (at most three: insertion sort).
         for i in 1..nu {
             let mut j = i;
@@ -728,6 +756,13 @@ impl TreeScratch {
             orders: [[0; 3]; 6],
         };
         let tied = (1..nu).any(|i| keys[i - 1] == keys[i]);
+        if !tied {
+            // One reading: the sorted order.
+            plans.count = 1;
+            plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
+            plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            return plans;
+        }
         const PERMS: [[usize; 3]; 6] = [
             [0, 1, 2],
             [0, 2, 1],
