@@ -35,7 +35,7 @@ use super::montecarlo::monte_carlo_shares;
 use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
 use crate::Limits;
 use crate::bounds::{LongestGame, lower_bound, upper_bound};
-use crate::impartial::{Convention, Outcome, mex};
+use crate::impartial::{Convention, Outcome};
 
 /// An exact win for the player to move.
 const WIN: f64 = 2.0;
@@ -352,6 +352,7 @@ struct Node {
 pub(crate) struct Searcher {
     tt: FxHashMap<Box<str>, Entry>,
     lands: FxHashMap<Box<str>, LandInfo>,
+    couples: FxHashMap<(Box<str>, u32), bool>,
     longest: LongestGame,
     canon: Canonicalizer,
     rng: Xoshiro256PlusPlus,
@@ -371,6 +372,7 @@ impl Searcher {
         Searcher {
             tt: FxHashMap::default(),
             lands: FxHashMap::default(),
+            couples: FxHashMap::default(),
             longest: LongestGame::new(),
             canon,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -392,8 +394,9 @@ impl Searcher {
         if self.tt.len() > 4_000_000 {
             self.tt.clear();
         }
-        if self.lands.len() > 1_000_000 {
+        if self.lands.len() > 1_000_000 || self.couples.len() > 4_000_000 {
             self.lands.clear();
+            self.couples.clear();
             self.canon.remember_lands(true);
         }
         self.convention = convention;
@@ -436,14 +439,11 @@ impl Searcher {
         Ok(out)
     }
 
-    /// The nimber of a whole position given by its canonical form (normal play), within the
-    /// limits set by [`Searcher::start_move`].
-    pub(crate) fn exact_nimber(&mut self, whole: &str) -> Result<u32, Abort> {
-        let mut x = 0;
-        for l in unsolved(whole, &[]) {
-            x ^= self.nimber(l)?;
-        }
-        Ok(x)
+    /// Whether a whole position given by its canonical form is a win for the player to move
+    /// (normal play), within the limits set by [`Searcher::start_move`].
+    pub(crate) fn exact_win(&mut self, whole: &str) -> Result<bool, Abort> {
+        let lands = unsolved(whole, &[]);
+        self.win_sum(&lands, 0)
     }
 
     fn terminal(&self, heap: u32) -> f64 {
@@ -492,10 +492,47 @@ impl Searcher {
         r.unwrap_or(e.upper)
     }
 
-    /// The nimber of a part, by the mex rule over its children's parts (memoised).
+    /// The nimber of a part: the least heap `h` such that the part beside `*h` is lost for the
+    /// player to move (memoised).
     fn nimber(&mut self, form: &str) -> Result<u32, Abort> {
         if let Some(n) = self.land_info(form).nimber {
             return Ok(n);
+        }
+        let mut h = 0;
+        while self.win_couple(form, h)? {
+            h += 1;
+        }
+        self.lands.get_mut(form).expect("entered above").nimber = Some(h);
+        Ok(h)
+    }
+
+    /// Whether the sum of `lands` and a heap `*heap` is a win for the player to move (normal
+    /// play): the smaller lands by their nimbers, the largest by a win/loss search beside the
+    /// heap of the others (the couples of Lemoine and Viennot), which stops at the first
+    /// winning move.
+    pub(crate) fn win_sum(&mut self, lands: &[&str], heap: u32) -> Result<bool, Abort> {
+        if lands.is_empty() {
+            return Ok(heap != 0);
+        }
+        let largest = (0..lands.len())
+            .max_by_key(|&i| (self.land_info(lands[i]).upper, lands[i].len()))
+            .expect("non-empty");
+        let mut h = heap;
+        for (i, l) in lands.iter().enumerate() {
+            if i != largest {
+                h ^= self.nimber(l)?;
+            }
+        }
+        self.win_couple(lands[largest], h)
+    }
+
+    /// Whether the land `form` beside `*heap` is a win for the player to move.
+    fn win_couple(&mut self, form: &str, heap: u32) -> Result<bool, Abort> {
+        if let Some(n) = self.land_info(form).nimber {
+            return Ok(n != heap);
+        }
+        if let Some(&w) = self.couples.get(&(Box::from(form), heap)) {
+            return Ok(w);
         }
         self.nodes += 1;
         if !self.unlimited && self.limits.exceeded(self.nodes) {
@@ -504,17 +541,26 @@ impl Searcher {
         let p = Position::parse_glop(form).expect("canonical forms read back");
         let mut children: Vec<Vec<Box<str>>> = Vec::new();
         p.for_each_child_lands(|c| children.push(c.lands().map(Box::from).collect()));
-        let mut values = Vec::with_capacity(children.len());
-        for lands in children {
-            let mut x = 0;
-            for l in &lands {
-                x ^= self.nimber(l)?;
+        // Fewest lives left first: small children are quick to decide.
+        children.sort_by_key(|c| c.iter().map(|l| l.len()).sum::<usize>());
+        let mut win = false;
+        for child in &children {
+            let refs: Vec<&str> = child.iter().map(|l| &**l).collect();
+            if !self.win_sum(&refs, heap)? {
+                win = true;
+                break;
             }
-            values.push(crate::impartial::Nimber(x));
         }
-        let n = mex(values).0;
-        self.lands.get_mut(form).expect("entered above").nimber = Some(n);
-        Ok(n)
+        if !win {
+            for h in 0..heap {
+                if !self.win_couple(form, h)? {
+                    win = true;
+                    break;
+                }
+            }
+        }
+        self.couples.insert((Box::from(form), heap), win);
+        Ok(win)
     }
 
     fn evaluate(&mut self, node: &Node, lands: &[&str]) -> f64 {
