@@ -59,7 +59,6 @@ pub(super) struct Search {
     /// Proof and disproof numbers of states searched but not proven.
     numbers: FxHashMap<Box<[u32]>, (u32, u32)>,
     nodes: u64,
-    level: u32,
 }
 
 impl Search {
@@ -72,7 +71,6 @@ impl Search {
             table: FxHashMap::default(),
             numbers: FxHashMap::default(),
             nodes: 0,
-            level: 0,
         }
     }
 
@@ -332,10 +330,7 @@ impl Search {
                     .min(u64::from(INF - 1)) as u32,
             };
             let child_th_disproof = th_proof.min(add(second, 1));
-            self.level += 1;
-            let res = self.mid(child, child_key, child_th_proof, child_th_disproof, limits);
-            self.level -= 1;
-            res?;
+            self.mid(child, child_key, child_th_proof, child_th_disproof, limits)?;
         }
     }
 
