@@ -4,10 +4,14 @@
 //! - [`SproutsGame`]: Sprouts as an impartial game, for the generic solvers.
 //! - [`misere_play`]: misère Sprouts by parts (canonical trees of lands, and a search).
 //! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results.
+//! - [`bounds`]: bounds on the number of moves left and the exact longest game.
+//! - [`players`]: the computer players (random, Monte Carlo, parity search, perfect).
 
+pub mod bounds;
 pub mod impartial;
 mod limits;
 pub mod misere_play;
+pub mod players;
 pub mod sprouts_game;
 
 pub use limits::{Limits, Solved};

@@ -446,6 +446,58 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The position reached from `n` seeds by playing, at each turn, move number
+    /// `choice % count` (stopping when no move is left).
+    fn played(n: u32, choices: &[u16]) -> Position {
+        let mut p = Position::new(n);
+        for &c in choices {
+            let moves: Vec<_> = p.moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+        }
+        p
+    }
+
+    /// Forms, plain forms and keys of `p` with and without the shortcuts.
+    fn with_and_without_shortcuts(p: &Position) {
+        let mut fast = Canonicalizer::new();
+        let mut slow = Canonicalizer::new();
+        slow.tree.reference = true;
+        let (mut a, mut b) = (String::new(), String::new());
+        for r in [Reductions::Glop, Reductions::Plain] {
+            let ea = fast.canonical_into(p, r, DEFAULT_BUDGET, &mut a);
+            let eb = slow.canonical_into(p, r, DEFAULT_BUDGET, &mut b);
+            assert_eq!((&a, ea), (&b, eb), "{p:?} {r:?}");
+        }
+        for mode in [KeyOptions::FULL, KeyOptions::GLOP.whole_mirror()] {
+            assert_eq!(
+                fast.key(p, mode, DEFAULT_BUDGET),
+                slow.key(p, mode, DEFAULT_BUDGET),
+                "{p:?} {mode:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// The shortcuts (bags with one reading, pieces of one unlabelled boundary, batches with
+        /// one reading) write exactly what the full comparison writes.
+        #[test]
+        fn shortcuts_change_no_form(
+            n in 1u32..=12,
+            choices in prop::collection::vec(any::<u16>(), 0..30),
+        ) {
+            let p = played(n, &choices);
+            with_and_without_shortcuts(&p);
+            for child in p.moves().take(40) {
+                with_and_without_shortcuts(&p.play(&child).unwrap());
+            }
+        }
+    }
 
     #[track_caller]
     fn canon(s: &str) -> String {
