@@ -340,7 +340,7 @@ impl Search {
         &mut self,
         state: &State,
         limits: &Limits,
-    ) -> Result<Option<Vec<(State, Box<[u32]>)>>, Aborted> {
+    ) -> Result<Option<Vec<KeyedState>>, Aborted> {
         let mut open: Vec<(u32, Vec<LandId>, TreeId)> = Vec::new();
         for idx in 0..state.lands.len() {
             let land = state.lands[idx];
@@ -372,7 +372,7 @@ impl Search {
             }
         }
         open.sort_by_key(|(weight, _, _)| *weight);
-        let mut children: Vec<(State, Box<[u32]>)> = Vec::with_capacity(open.len());
+        let mut children: Vec<KeyedState> = Vec::with_capacity(open.len());
         let mut seen: FxHashSet<Box<[u32]>> = FxHashSet::default();
         for (_, lands, context) in open {
             let next = self.settle(lands, context, limits)?;
@@ -444,3 +444,6 @@ impl Search {
         searched * 64 + self.store.birthday(context)
     }
 }
+
+/// A child state with its key.
+type KeyedState = (State, Box<[u32]>);
