@@ -2,6 +2,7 @@
 
 mod octal;
 mod render;
+mod solve;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,10 @@ enum Command {
     Moves(topo::MovesArgs),
     /// Exhaustive counts of the positions reachable from the n-spot start.
     Count(topo::CountArgs),
+    /// Outcomes and nimbers of positions in normal play (the solver).
+    Solve(solve::SolveArgs),
+    /// A position's canonical form, parts, distinct moves and verdict.
+    Analyse(solve::AnalyseArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,6 +41,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Canon(args)) => topo::canon(args),
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
+        Some(Command::Solve(args)) => solve::solve(args),
+        Some(Command::Analyse(args)) => solve::analyse(args),
         None => Ok(()),
     }
 }
