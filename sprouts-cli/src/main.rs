@@ -2,6 +2,8 @@
 
 mod octal;
 mod render;
+mod selfplay;
+mod serve;
 mod solve;
 mod topo;
 
@@ -31,6 +33,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// A position's canonical form, parts, distinct moves and verdict.
     Analyse(solve::AnalyseArgs),
+    /// Computer against computer on positions only: the moves of every game and a summary.
+    Selfplay(selfplay::SelfplayArgs),
+    /// The web UI: play in the browser (what `sprouts` with no arguments does).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -43,6 +49,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Count(args)) => topo::count(args),
         Some(Command::Solve(args)) => solve::solve(args),
         Some(Command::Analyse(args)) => solve::analyse(args),
-        None => Ok(()),
+        Some(Command::Selfplay(args)) => selfplay::run(args),
+        Some(Command::Serve(args)) => serve::run(args),
+        None => serve::run(serve::ServeArgs::default_args()),
     }
 }
