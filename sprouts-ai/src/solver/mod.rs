@@ -43,6 +43,7 @@ mod land;
 mod search;
 mod table;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use sprouts_topo::Position;
@@ -82,6 +83,8 @@ impl Default for SolverConfig {
 pub(crate) struct Inner {
     pub(crate) facts: FactTable,
     pub(crate) children: ChildCache,
+    /// Nodes expanded by every search of this solver, for progress reports.
+    pub(crate) expanded: AtomicU64,
 }
 
 /// The normal-play solver (see the [module documentation](self)). `Send + Sync`: share it with
@@ -113,6 +116,7 @@ impl Solver {
             inner: Inner {
                 facts: FactTable::default(),
                 children: ChildCache::new(config.child_cache_bytes),
+                expanded: AtomicU64::new(0),
             },
             config: SolverConfig { threads, ..config },
             pool,
@@ -185,6 +189,12 @@ impl Solver {
     /// The nimber of the land with this canonical form, if the tables know it.
     pub fn known_nimber(&self, land: &str) -> Option<Nimber> {
         self.inner.facts.nimber(land).map(Nimber)
+    }
+
+    /// Nodes expanded by all the searches of this solver so far (readable while a search runs,
+    /// from another thread: for progress bars).
+    pub fn nodes_expanded(&self) -> u64 {
+        self.inner.expanded.load(Ordering::Relaxed)
     }
 
     /// How many lands the table of proved facts holds.

@@ -78,6 +78,7 @@ impl<'a> Search<'a> {
             *budget -= 1;
         }
         let n = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        self.inner.expanded.fetch_add(1, Ordering::Relaxed);
         match self.limits.exceeded(n) {
             true => Err(Stopped::Limits),
             false => Ok(()),
