@@ -54,6 +54,7 @@ struct Field<'a> {
     ends: Vec<(SpotId, Point, f64)>,
     reach: f64,
     near_end: f64,
+    rho: f64,
 }
 
 impl Field<'_> {
@@ -115,10 +116,10 @@ impl Field<'_> {
                 let rp = p - e.1;
                 if rp.norm() < self.near_end + e.2 {
                     d = f64::INFINITY;
-                } else if rp.norm() < s.rho {
+                } else if rp.norm() < self.rho {
                     let rq = q - e.1;
                     if rq.norm() > 1e-9 {
-                        d = d.max(super::planner::angle_between(rp, rq) * s.rho);
+                        d = d.max(super::planner::angle_between(rp, rq) * self.rho);
                     }
                 }
             }
@@ -167,6 +168,7 @@ pub(crate) fn relax(
             .collect(),
         reach: band.reach,
         near_end: band.min_clearance,
+        rho: scene.end_rho(ends),
     };
     // Equal spacing, coarser on long routes (at most about 150 vertices).
     let length: f64 = route.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
@@ -183,7 +185,7 @@ pub(crate) fn relax(
             field
                 .ends
                 .iter()
-                .any(|e| (p - e.1).norm() < e.2 + 2.0 * band.min_clearance)
+                .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
         })
         .collect();
     let mut feels = Vec::new();

@@ -114,7 +114,7 @@ pub(crate) fn with_stubs(
     spacing: f64,
 ) -> Vec<Point> {
     let mut pts = vec![a, a + ua * stub];
-    let keep = 2.0 * stub;
+    let keep = 1.25 * stub;
     let mid: Vec<Point> = route
         .iter()
         .copied()
@@ -208,6 +208,7 @@ pub(crate) fn certify(
         .copied()
         .collect();
     let mut near = Vec::new();
+    let rho = scene.end_rho(&ends);
     for j in 0..poly.n_legs() {
         let (p, q) = poly.leg(j);
         let eps = poly.leg_eps(j);
@@ -249,7 +250,7 @@ pub(crate) fn certify(
                 let ls = point_segment_distance(c, seg.a, seg.b);
                 if lp < close && ls < close {
                     need_here = f64::NEG_INFINITY;
-                } else if lp < scene.rho && ls < scene.rho {
+                } else if lp < rho && ls < rho {
                     need_here = need_here.min(0.5);
                 }
             }

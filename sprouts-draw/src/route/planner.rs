@@ -76,6 +76,19 @@ impl Scene {
             .map(|&(_, c, r)| (c, r))
     }
 
+    /// The radius within which the curves at a move's end spots are measured by angle: `rho`,
+    /// or less for two spots close together (so that the way between neighbours along a
+    /// curve stays closed along it).
+    pub(crate) fn end_rho(&self, ends: &[SpotId]) -> f64 {
+        match ends {
+            [a, b] if a != b => match (self.spot(*a), self.spot(*b)) {
+                (Some((p, _)), Some((q, _))) => self.rho.min(0.4 * (p - q).norm()),
+                _ => self.rho,
+            },
+            _ => self.rho,
+        }
+    }
+
     /// The polyline of a half-edge, from its tail to its head.
     pub(crate) fn half_edge_polyline(&self, h: crate::drawing::HalfEdgeId) -> Vec<Point> {
         let mut pts = self.curves[h.curve().index()].2.clone();
@@ -204,8 +217,12 @@ impl FreeGrid {
                     for i in i0..=i1 {
                         let p = centre_of(cell, i, j);
                         let (_, q) = closest_on_segment(p, a, b);
-                        let mut d = (p - q).norm();
-                        for t in &own {
+                        let euclid = (p - q).norm();
+                        let mut d = euclid;
+                        // A curve through the cell's square always closes it (the angular
+                        // measure alone would leave the wedge near the spot thinner than a cell).
+                        let through = euclid < 0.75 * cell;
+                        for t in own.iter().filter(|_| !through) {
                             let rp = p - t.centre;
                             if rp.norm() < rho {
                                 let mut rq = q - t.centre;
