@@ -152,7 +152,27 @@ struct Refusal {
     log: String,
 }
 
+impl JobResult {
+    /// The result of a job that panicked: a refusal naming the failure, so that the session
+    /// goes on (a bug can make a move fail; it cannot take the game down).
+    pub(crate) fn failed(ticket: (u64, u32), what: &str) -> JobResult {
+        JobResult {
+            generation: ticket.0,
+            k: ticket.1,
+            outcome: Err(Refusal {
+                status: "the move could not be made (an internal error; see the log)".into(),
+                log: format!("internal error: {what}"),
+            }),
+        }
+    }
+}
+
 impl Job {
+    /// What identifies the job's result: its generation and the move count it started at.
+    pub(crate) fn ticket(&self) -> (u64, u32) {
+        (self.generation, self.k)
+    }
+
     /// Runs the job (blocking; call it off the async threads). `observer` receives the
     /// polylines of the curve being drawn, for the page's animation.
     pub(crate) fn run(self, observer: &mut dyn FnMut(&[Point])) -> JobResult {
@@ -406,8 +426,13 @@ fn human_move(
                 );
                 return Err(Refusal {
                     log: format!(
-                        "refused: {status}; the shortest way would be {}",
-                        s.mv.describe(&pos)
+                        "refused: {status}; the shortest way would be {}{}",
+                        s.mv.describe(&pos),
+                        if why_stroke.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; the stroke: {why_stroke}")
+                        }
                     ),
                     status,
                 });

@@ -41,7 +41,7 @@ pub(crate) enum SketchError {
 /// The spline through `points`, leaving the first and reaching the last along the first and
 /// last legs, within `tolerance`.
 pub(crate) fn fit_points(points: &[Point], tolerance: f64) -> Result<Spline, SketchError> {
-    let pts = dedup(points);
+    let pts = resample(&dedup(points), 4.0);
     if pts.len() < 2 {
         return Err(SketchError::Fit("the curve is a single point".into()));
     }
@@ -53,6 +53,24 @@ pub(crate) fn fit_points(points: &[Point], tolerance: f64) -> Result<Spline, Ske
         Err(sprouts_geom::FitError::ToleranceNotMet { best, .. }) => Ok(*best),
         Err(e) => Err(SketchError::Fit(e.to_string())),
     }
+}
+
+/// The polyline with points added so that no leg is longer than `step` (a fit needs data along
+/// every stretch, or its handles are free to swing wide).
+fn resample(points: &[Point], step: f64) -> Vec<Point> {
+    let mut out: Vec<Point> = Vec::with_capacity(points.len());
+    for (i, &p) in points.iter().enumerate() {
+        if let Some(&q) = out.last()
+            && i > 0
+        {
+            let n = ((p - q).norm() / step).ceil() as usize;
+            for k in 1..n.min(100_000) {
+                out.push(q + (p - q) * (k as f64 / n as f64));
+            }
+        }
+        out.push(p);
+    }
+    out
 }
 
 /// Points with exact repeats and near-repeats (closer than a hundredth of a pixel) removed.
