@@ -2,6 +2,7 @@
 
 mod octal;
 mod render;
+mod selfplay;
 mod serve;
 mod topo;
 
@@ -27,6 +28,8 @@ enum Command {
     Moves(topo::MovesArgs),
     /// Exhaustive counts of the positions reachable from the n-spot start.
     Count(topo::CountArgs),
+    /// Computer against computer on positions only: the moves of every game and a summary.
+    Selfplay(selfplay::SelfplayArgs),
     /// The web UI: play in the browser (what `sprouts` with no arguments does).
     Serve(serve::ServeArgs),
 }
@@ -39,6 +42,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Canon(args)) => topo::canon(args),
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
+        Some(Command::Selfplay(args)) => selfplay::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         None => serve::run(serve::ServeArgs::default_args()),
     }

@@ -1,0 +1,103 @@
+//! A fixed workload of canonical forms for profiling (e.g. under `valgrind --tool=callgrind`):
+//! mid-game positions of random 12-spot games (every move equally likely, seeded), after 8 to 24
+//! moves, canonicalised; or the distinct children of some of them (the solver's enumeration).
+//!
+//! ```sh
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
+//! cargo run --release -p sprouts-topo --example canon_profile -- children 40
+//! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
+//! ```
+
+use rand::{Rng, SeedableRng};
+use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
+use sprouts_topo::{Position, Reductions};
+
+/// `count` positions from random 12-spot games, after 8 to 24 moves.
+fn positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut p = Position::new(12);
+        for depth in 0..25 {
+            let moves: Vec<_> = p.moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            p = p
+                .play(&moves[rng.random_range(0..moves.len())])
+                .expect("legal");
+            if depth >= 8 && out.len() < count {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The solver's enumeration: every distinct child of every position, as canonical lands.
+#[inline(never)]
+fn children(ps: &[Position], reps: usize) -> usize {
+    let mut n = 0usize;
+    for _ in 0..reps {
+        for p in ps {
+            p.for_each_child_lands(|c| n += c.as_str().len());
+        }
+    }
+    n
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let what = args.get(1).map_or("canon", String::as_str);
+    let count: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    match what {
+        "canon" => {
+            let ps = positions(count, 7);
+            let mut c = Canonicalizer::new();
+            let mut out = String::new();
+            let mut total = 0usize;
+            let t = std::time::Instant::now();
+            for _ in 0..reps {
+                for p in &ps {
+                    c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
+                    total += out.len();
+                }
+            }
+            let s = t.elapsed().as_secs_f64();
+            let n = (ps.len() * reps) as f64;
+            eprintln!(
+                "{n} forms in {s:.3} s: {:.0} forms/s ({total} bytes)",
+                n / s
+            );
+        }
+        "children" => {
+            let ps = positions(count, 11);
+            let forms: usize = ps.iter().map(|p| p.distinct_moves().count()).sum::<usize>() * reps;
+            let t = std::time::Instant::now();
+            let n = children(&ps, reps);
+            let s = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{forms} children in {s:.3} s: {:.0} children/s ({n} bytes)",
+                forms as f64 / s
+            );
+        }
+        "dump" => {
+            for p in positions(count, 3) {
+                println!(
+                    "{}\t{}\t{}",
+                    p.to_glop(),
+                    p.canonical(),
+                    p.canonical_unreduced()
+                );
+                for child in p.distinct_children() {
+                    println!("\t{child}");
+                }
+            }
+        }
+        other => {
+            eprintln!("unknown workload {other}: canon, children or dump");
+            std::process::exit(2);
+        }
+    }
+}
