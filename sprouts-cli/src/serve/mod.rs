@@ -9,7 +9,6 @@
 
 pub(crate) mod protocol;
 pub(crate) mod session;
-pub(crate) mod sketch;
 #[cfg(test)]
 mod tests;
 

@@ -81,52 +81,6 @@ fn draw(
     )
 }
 
-#[test]
-fn debug_straight_stroke() {
-    let mut s = session();
-    let st = new_game(&mut s, 2, [PlayerSpec::Human, PlayerSpec::Human]);
-    let (a, b) = (&st.spots[0], &st.spots[1]);
-    let msgs = draw(
-        &mut s,
-        0,
-        1,
-        2,
-        vec![[a.x, a.y], [(a.x + b.x) / 2.0, a.y + 10.0], [b.x, b.y]],
-        vec![],
-    );
-    for m in &msgs {
-        eprintln!("{m:?}");
-    }
-    for (k, a, b) in [(1, 1, 2), (2, 1, 2), (3, 3, 4)] {
-        let st = s
-            .state()
-            .map(|m| match m {
-                ServerMsg::State(st) => *st,
-                _ => unreachable!(),
-            })
-            .unwrap();
-        let pa = st.spots.iter().find(|x| x.id == a).unwrap().clone();
-        let pb = st.spots.iter().find(|x| x.id == b).unwrap().clone();
-        let mid = [(pa.x + pb.x) / 2.0, (pa.y + pb.y) / 2.0 + 10.0];
-        let mut stroke = vec![];
-        for (p, q) in [([pa.x, pa.y], mid), (mid, [pb.x, pb.y])] {
-            for t in 0..6 {
-                let t = t as f64 / 6.0;
-                stroke.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
-            }
-        }
-        stroke.push([pb.x, pb.y]);
-        let t0 = std::time::Instant::now();
-        let msgs = draw(&mut s, k, a, b, stroke, vec![]);
-        eprintln!("took {:?}", t0.elapsed());
-        for m in &msgs {
-            if !matches!(m, ServerMsg::State(_)) {
-                eprintln!("{m:?}");
-            }
-        }
-    }
-}
-
 /// A loop from spot `a` round spot `b` (radius `r`) and back, as the page sends it.
 fn loop_round(a: (f64, f64), b: (f64, f64), r: f64) -> Vec<[f64; 2]> {
     let toward = (a.1 - b.1).atan2(a.0 - b.0);
@@ -139,12 +93,222 @@ fn loop_round(a: (f64, f64), b: (f64, f64), r: f64) -> Vec<[f64; 2]> {
     pts
 }
 
+fn errors(msgs: &[ServerMsg]) -> Vec<String> {
+    msgs.iter()
+        .filter_map(|m| match m {
+            ServerMsg::Error { message } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sends a raw text and checks that it gets exactly one error and changes nothing.
+fn rejected(s: &mut Session, text: &str, what: &str) {
+    let before = s.state();
+    let log_before = s.log_text();
+    let r = s.handle_text(text);
+    assert!(r.job.is_none(), "{what}: no work started");
+    let errs = errors(&r.msgs);
+    assert_eq!(errs.len(), 1, "{what}: one error, got {:?}", r.msgs);
+    assert!(errs[0].contains(what), "{what}: got `{}`", errs[0]);
+    assert_eq!(r.msgs.len(), 1, "{what}: nothing else");
+    assert_eq!(s.state(), before, "{what}: the game is unchanged");
+    assert_eq!(s.log_text(), log_before, "{what}: the log is unchanged");
+}
+
+fn human_game(s: &mut Session, spots: u32) -> StateMsg {
+    new_game(s, spots, [PlayerSpec::Human, PlayerSpec::Human])
+}
+
 #[test]
-fn debug_marked_loop() {
+fn before_hello_and_wrong_protocol_are_errors() {
+    let mut s = Session::new(SID.into(), 1);
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":0}"#,
+        "the first message must be hello",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"hello","protocol":999}"#,
+        "protocol version 999 is not supported",
+    );
+    rejected(&mut s, r#"{"type":"hello"}"#, "bad `hello` message");
+    let r = s.handle_text(&format!(
+        r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+    ));
+    assert!(matches!(&r.msgs[0], ServerMsg::Welcome { session, .. } if session == SID));
+    rejected(
+        &mut s,
+        &format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#),
+        "already received",
+    );
+}
+
+#[test]
+fn malformed_and_unknown_messages_are_errors() {
     let mut s = session();
-    let st = new_game(&mut s, 3, [PlayerSpec::Human, PlayerSpec::Human]);
+    human_game(&mut s, 3);
+    rejected(&mut s, "not json", "not JSON");
+    rejected(&mut s, "[1,2]", "string `type`");
+    rejected(&mut s, r#"{"type":42}"#, "string `type`");
+    rejected(
+        &mut s,
+        r#"{"type":"teleport","session":"s1"}"#,
+        "unknown message type `teleport`",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1}"#,
+        "bad `draw` message",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":2,"extra":1}"#,
+        "bad `draw` message",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":-1,"from":1,"to":2}"#,
+        "bad `draw` message",
+    );
+    rejected(
+        &mut s,
+        &"x".repeat(super::protocol::MAX_MESSAGE_BYTES + 1),
+        "too long",
+    );
+}
+
+#[test]
+fn another_sessions_id_is_refused() {
+    let mut s = session();
+    human_game(&mut s, 3);
+    for text in [
+        r#"{"type":"undo","session":"other","k":0}"#,
+        r#"{"type":"draw","session":"other","k":0,"from":1,"to":2}"#,
+        r#"{"type":"save","session":"other"}"#,
+        r#"{"type":"new_game","session":"other","spots":2,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+    ] {
+        rejected(&mut s, text, "another session");
+    }
+}
+
+#[test]
+fn out_of_order_stale_and_illegal_requests_change_nothing() {
+    let mut s = session();
+    // Before any game.
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":0}"#,
+        "there is no game",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":2}"#,
+        "there is no game",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"save","session":"s1"}"#,
+        "no game to save",
+    );
+    human_game(&mut s, 3);
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":0}"#,
+        "nothing to undo",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"redo","session":"s1","k":0}"#,
+        "nothing to redo",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"stop","session":"s1"}"#,
+        "nothing is running",
+    );
+    // Stale: a move for a position the page has not caught up with.
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":3,"from":1,"to":2}"#,
+        "stale position",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":1}"#,
+        "stale position",
+    );
+    // Not legal: no such spot, bad numbers, bad settings, bad players, bad games.
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":9}"#,
+        "there is no spot 9",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":0,"to":1}"#,
+        "there is no spot 0",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":2,"marks":[77]}"#,
+        "there is no spot 77",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"reach","session":"s1","k":0,"from":5,"toward":[1,1]}"#,
+        "there is no spot 5",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"settings","session":"s1","settings":{"min_clearance":50,"comfort_distance":10,"room_vs_length":1}}"#,
+        "below the comfort distance",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"players","session":"s1","players":[{"kind":"computer","spec":"grandmaster"},{"kind":"human"}]}"#,
+        "unknown player",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":0,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+        "at least one spot",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":3,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":2,"width":500,"height":400}"#,
+        "`first` must be",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":3,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":5,"height":400}"#,
+        "drawing area",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":5000,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+        "do not fit",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"load","session":"s1","json":"{\"nonsense\":1}"}"#,
+        "cannot load",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"pause","session":"s1","paused":false}"#,
+        "not paused",
+    );
+}
+
+#[test]
+fn a_refused_move_changes_nothing_and_says_why() {
+    let mut s = session();
+    let st = human_game(&mut s, 3);
     let (a, b) = (&st.spots[0], &st.spots[1]);
-    let r = 60.0f64.min(((b.x - a.x).hypot(b.y - a.y)) / 2.0);
+    let r = 60.0f64.min((b.x - a.x).hypot(b.y - a.y) / 2.0);
+    // A loop from 1 round 2, marked: 2 ends up alone on its side.
     let msgs = draw(
         &mut s,
         0,
@@ -153,63 +317,118 @@ fn debug_marked_loop() {
         loop_round((a.x, a.y), (b.x, b.y), r),
         vec![2],
     );
-    for m in &msgs {
-        if !matches!(m, ServerMsg::State(_)) {
-            eprintln!("{m:?}");
-        }
-    }
-}
-
-#[test]
-fn debug_fit_loop() {
-    use sprouts_geom::{Point, Vector, fit_clamped};
-    let pts: Vec<Point> = loop_round((200.0, 150.0), (400.0, 150.0), 60.0)
+    let st1 = last_state(&msgs);
+    assert_eq!(st1.k, 1, "{msgs:?}");
+    assert!(st1.moves[0].starts_with("1 -> 1 enclosing"));
+    // 2 and 3 are now on different regions: any curve between them is refused.
+    let before = s.state();
+    let msgs = draw(&mut s, 1, 2, 3, vec![], vec![]);
+    let refused: Vec<_> = msgs
         .iter()
-        .map(|p| Point::new(p[0], p[1]))
+        .filter_map(|m| match m {
+            ServerMsg::Refused { reason } => Some(reason.clone()),
+            _ => None,
+        })
         .collect();
-    let n = pts.len();
-    let r = fit_clamped(&pts, pts[1] - pts[0], pts[n - 1] - pts[n - 2], 1.5);
-    match r {
-        Ok(f) => {
-            eprintln!("ok pieces {} err {}", f.spline.n_pieces(), f.max_error);
-            for p in f.spline.pieces() {
-                eprintln!("{:?}", p.bez);
-            }
-        }
-        Err(e) => eprintln!("err {e}"),
-    }
-    let _ = Vector::new(0.0, 0.0);
+    assert_eq!(refused.len(), 1, "{msgs:?}");
+    assert!(
+        !refused[0]
+            .chars()
+            .any(|c| c.is_ascii_digit() && refused[0].contains("px")),
+        "no pixel numbers"
+    );
+    let after = last_state(&msgs);
+    let ServerMsg::State(b) = before.unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(after.k, b.k);
+    assert_eq!(after.glop, b.glop);
+    assert_eq!(after.curves, b.curves);
+    assert!(after.status.starts_with("Refused: "));
 }
 
 #[test]
-fn debug_cvc() {
+fn undo_redo_save_and_load_round_trip() {
     let mut s = session();
-    let t0 = std::time::Instant::now();
-    let r = s.handle(ClientMsg::NewGame {
-        session: SID.into(),
-        spots: 5,
-        convention: super::protocol::ConventionName::Normal,
-        players: [
+    let st = human_game(&mut s, 2);
+    let msgs = draw(&mut s, 0, 1, 2, vec![], vec![]);
+    let one = last_state(&msgs);
+    assert_eq!(one.k, 1);
+    let undone = last_state(&send(
+        &mut s,
+        ClientMsg::Undo {
+            session: SID.into(),
+            k: 1,
+        },
+    ));
+    assert_eq!(undone.k, 0);
+    assert_eq!(undone.glop, st.glop);
+    let redone = last_state(&send(
+        &mut s,
+        ClientMsg::Redo {
+            session: SID.into(),
+            k: 0,
+        },
+    ));
+    assert_eq!(redone, one);
+    let saved = send(
+        &mut s,
+        ClientMsg::Save {
+            session: SID.into(),
+        },
+    );
+    let ServerMsg::Saved { json } = &saved[0] else {
+        panic!("{saved:?}")
+    };
+    let mut t = session();
+    human_game(&mut t, 4);
+    let loaded = last_state(&send(
+        &mut t,
+        ClientMsg::Load {
+            session: SID.into(),
+            json: json.clone(),
+        },
+    ));
+    assert_eq!(loaded.glop, one.glop);
+    assert_eq!(loaded.curves, one.curves);
+    assert_eq!(loaded.spots, one.spots);
+    assert_eq!(loaded.moves, one.moves);
+    let log = send(
+        &mut s,
+        ClientMsg::SaveLog {
+            session: SID.into(),
+        },
+    );
+    let ServerMsg::LogText { text } = &log[0] else {
+        panic!()
+    };
+    assert!(text.contains("undo move 1 -> 2"), "{text}");
+    assert!(text.contains("Drawing area is 800 x 600"), "{text}");
+}
+
+#[test]
+fn two_computers_play_a_game_to_the_end() {
+    let mut s = session();
+    let st = new_game(
+        &mut s,
+        4,
+        [
             PlayerSpec::Computer {
                 spec: "random".into(),
             },
             PlayerSpec::Computer {
-                spec: "random".into(),
+                spec: "montecarlo:20".into(),
             },
         ],
-        first: 0,
-        width: 1000.0,
-        height: 628.0,
-    });
-    let mut r = r;
-    loop {
-        for m in &r.msgs {
-            if let ServerMsg::Log { line } = m {
-                eprintln!("{:?} {line}", t0.elapsed());
-            }
-        }
-        let Some(job) = r.job.take() else { break };
-        let result = job.run(&mut |_| {});
-        r = s.finish(result);
-    }
+    );
+    assert!(st.over, "{}", st.status);
+    assert!(
+        (8..=11).contains(&st.k),
+        "a 4-spot game lasts 8 to 11 moves: {}",
+        st.k
+    );
+    let winner = st.winner.expect("a winner");
+    // Normal play: the last mover wins.
+    assert_eq!(u32::from(winner), (st.k - 1) % 2);
+    assert!(st.status.starts_with(["Blue", "Red"][winner as usize]));
 }
