@@ -2,6 +2,8 @@
 
 mod octal;
 mod render;
+mod selfplay;
+mod serve;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +28,10 @@ enum Command {
     Moves(topo::MovesArgs),
     /// Exhaustive counts of the positions reachable from the n-spot start.
     Count(topo::CountArgs),
+    /// Computer against computer on positions only: the moves of every game and a summary.
+    Selfplay(selfplay::SelfplayArgs),
+    /// The web UI: play in the browser (what `sprouts` with no arguments does).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,6 +42,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Canon(args)) => topo::canon(args),
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
-        None => Ok(()),
+        Some(Command::Selfplay(args)) => selfplay::run(args),
+        Some(Command::Serve(args)) => serve::run(args),
+        None => serve::run(serve::ServeArgs::default_args()),
     }
 }

@@ -1,0 +1,449 @@
+//! The tables and the search behind [`MisereSproutsSolver`](super::MisereSproutsSolver).
+
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use sprouts_topo::Position;
+
+use super::{MisereConfig, MisereStats};
+use crate::Limits;
+use crate::impartial::{MisereStore, Outcome, TreeId};
+
+/// A land (an independent component, by canonical form) interned in the search's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct LandId(u32);
+
+/// The children of a land: each child is the sorted multiset of its lands (empty when the move
+/// ends the land).
+type Children = Arc<[Box<[LandId]>]>;
+
+#[derive(Debug)]
+struct Land {
+    form: Box<str>,
+    lives: u32,
+    tree: Option<TreeId>,
+    children: Option<Children>,
+}
+
+/// An infinite proof or disproof number: the state is proven the other way.
+const INF: u32 = u32::MAX;
+
+/// The sum of two proof numbers: infinite when one is, otherwise capped below infinity.
+fn add(a: u32, b: u32) -> u32 {
+    match (a, b) {
+        (INF, _) | (_, INF) => INF,
+        _ => a.saturating_add(b).min(INF - 1),
+    }
+}
+
+/// A limit struck: the work is abandoned, what was proven is kept.
+#[derive(Debug)]
+struct Aborted;
+
+/// A position as the search sees it: unsolved lands (sorted) beside the sum of the solved ones.
+#[derive(Clone, Debug)]
+struct State {
+    lands: Vec<LandId>,
+    context: TreeId,
+}
+
+#[derive(Debug)]
+pub(super) struct Search {
+    config: MisereConfig,
+    store: MisereStore,
+    lands: Vec<Land>,
+    index: FxHashMap<Box<str>, LandId>,
+    /// Proven outcomes (true: won for the player to move) of states, keyed by the context's id
+    /// followed by the unsolved lands.
+    table: FxHashMap<Box<[u32]>, bool>,
+    /// Proof and disproof numbers of states searched but not proven.
+    numbers: FxHashMap<Box<[u32]>, (u32, u32)>,
+    nodes: u64,
+}
+
+impl Search {
+    pub(super) fn new(config: MisereConfig) -> Self {
+        Search {
+            config,
+            store: MisereStore::new(),
+            lands: Vec::new(),
+            index: FxHashMap::default(),
+            table: FxHashMap::default(),
+            numbers: FxHashMap::default(),
+            nodes: 0,
+        }
+    }
+
+    pub(super) fn stats(&self) -> MisereStats {
+        MisereStats {
+            lands: self.lands.len(),
+            land_trees: self.lands.iter().filter(|l| l.tree.is_some()).count(),
+            trees: self.store.len(),
+            table: self.table.len(),
+        }
+    }
+
+    /// The outcome of the position made of `lands` (canonical forms), and the nodes visited.
+    pub(super) fn outcome(&mut self, lands: &[&str], limits: &Limits) -> (Option<Outcome>, u64) {
+        self.nodes = 0;
+        let ids: Vec<LandId> = lands.iter().map(|form| self.intern(form)).collect();
+        let res = self
+            .settle(ids, TreeId::ZERO, limits)
+            .and_then(|state| self.decide(&state, limits));
+        (res.ok().map(Outcome::from_win), self.nodes)
+    }
+
+    /// The canonical tree of the position made of `lands`, written out, and the nodes visited.
+    pub(super) fn tree_text(&mut self, lands: &[&str], limits: &Limits) -> (Option<String>, u64) {
+        self.nodes = 0;
+        let ids: Vec<LandId> = lands.iter().map(|form| self.intern(form)).collect();
+        let res = self.sum_tree(&ids, limits);
+        (
+            res.ok().map(|tree| self.store.display(tree).to_string()),
+            self.nodes,
+        )
+    }
+
+    fn tick(&mut self, limits: &Limits) -> Result<(), Aborted> {
+        self.nodes += 1;
+        match limits.exceeded(self.nodes) {
+            true => Err(Aborted),
+            false => Ok(()),
+        }
+    }
+
+    fn intern(&mut self, form: &str) -> LandId {
+        if let Some(&id) = self.index.get(form) {
+            return id;
+        }
+        let lives = Position::parse_glop(form)
+            .unwrap_or_else(|e| panic!("a canonical land reads back: {form}: {e}"))
+            .total_lives();
+        let id = LandId(u32::try_from(self.lands.len()).expect("fewer than 2^32 lands"));
+        self.lands.push(Land {
+            form: form.into(),
+            lives,
+            tree: None,
+            children: None,
+        });
+        self.index.insert(form.into(), id);
+        id
+    }
+
+    fn land(&self, id: LandId) -> &Land {
+        &self.lands[id.0 as usize]
+    }
+
+    /// The children of a land, computed once.
+    fn children(&mut self, id: LandId) -> Children {
+        if let Some(children) = &self.land(id).children {
+            return children.clone();
+        }
+        let position = Position::parse_glop(&self.land(id).form)
+            .unwrap_or_else(|e| panic!("a canonical land reads back: {e}"));
+        let mut forms: Vec<Vec<String>> = Vec::new();
+        position.for_each_child_lands(|child| {
+            forms.push(child.lands().map(str::to_owned).collect());
+        });
+        let children: Children = forms
+            .iter()
+            .map(|child| {
+                let mut ids: Vec<LandId> = child.iter().map(|f| self.intern(f)).collect();
+                ids.sort_unstable();
+                ids.into_boxed_slice()
+            })
+            .collect();
+        self.lands[id.0 as usize].children = Some(children.clone());
+        children
+    }
+
+    /// The misère canonical tree of a land: the simplest game whose options are its children's
+    /// trees. Memoised by the land.
+    fn land_tree(&mut self, id: LandId, limits: &Limits) -> Result<TreeId, Aborted> {
+        if let Some(tree) = self.land(id).tree {
+            return Ok(tree);
+        }
+        self.tick(limits)?;
+        let children = self.children(id);
+        let mut options = Vec::with_capacity(children.len());
+        for child in children.iter() {
+            options.push(self.sum_tree(child, limits)?);
+        }
+        let tree = self.store.game(&options);
+        self.lands[id.0 as usize].tree = Some(tree);
+        Ok(tree)
+    }
+
+    /// The tree of a sum of lands.
+    fn sum_tree(&mut self, lands: &[LandId], limits: &Limits) -> Result<TreeId, Aborted> {
+        let mut sum = TreeId::ZERO;
+        for &land in lands {
+            let tree = self.land_tree(land, limits)?;
+            sum = self.store.sum(sum, tree);
+        }
+        Ok(sum)
+    }
+
+    /// Replaces the lands that are solved, or small enough to solve, by their trees added into
+    /// the context.
+    fn settle(
+        &mut self,
+        lands: Vec<LandId>,
+        mut context: TreeId,
+        limits: &Limits,
+    ) -> Result<State, Aborted> {
+        let mut open = Vec::with_capacity(lands.len());
+        for land in lands {
+            let entry = self.land(land);
+            let tree = match entry.tree {
+                Some(tree) => Some(tree),
+                None if entry.lives <= self.config.tree_lives => {
+                    Some(self.land_tree(land, limits)?)
+                }
+                None => None,
+            };
+            match tree {
+                Some(tree) => context = self.store.sum(context, tree),
+                None => open.push(land),
+            }
+        }
+        if open.len() >= 2 {
+            // Only the largest land is searched; the others are solved if they are not too large.
+            let largest = open
+                .iter()
+                .copied()
+                .max_by_key(|&l| (self.land(l).lives, std::cmp::Reverse(l)))
+                .expect("two lands");
+            let mut kept = Vec::with_capacity(open.len());
+            for land in open {
+                if land != largest && self.land(land).lives <= self.config.side_tree_lives {
+                    let tree = self.land_tree(land, limits)?;
+                    context = self.store.sum(context, tree);
+                } else {
+                    kept.push(land);
+                }
+            }
+            open = kept;
+        }
+        open.sort_unstable();
+        Ok(State {
+            lands: open,
+            context,
+        })
+    }
+
+    fn key(state: &State) -> Box<[u32]> {
+        std::iter::once(state.context.index() as u32)
+            .chain(state.lands.iter().map(|l| l.0))
+            .collect()
+    }
+
+    /// The proven outcome of a settled state, if it is known without search.
+    fn known(&self, state: &State) -> Option<bool> {
+        match state.lands.is_empty() {
+            true => Some(self.store.outcome(state.context) == Outcome::Win),
+            false => self.table.get(&Self::key(state)).copied(),
+        }
+    }
+
+    /// Whether the player to move wins the settled `state`: a depth-first proof-number search
+    /// (df-pn; Nagai 2002, after Allis's proof-number search, 1994), which always expands the
+    /// child that looks cheapest to decide and so does not sink into the first child.
+    ///
+    /// Every state has a proof number (how many unknown states must at least be decided to show
+    /// it won) and a disproof number (to show it lost): a state is won when one child is lost,
+    /// so its proof number is the least disproof number of its children, and lost when every child
+    /// is won, so its disproof number is the sum of their proof numbers. Proven outcomes go to the
+    /// table; the numbers of unproven states are kept beside it, so work is never lost.
+    fn decide(&mut self, state: &State, limits: &Limits) -> Result<bool, Aborted> {
+        if let Some(known) = self.known(state) {
+            return Ok(known);
+        }
+        let key = Self::key(state);
+        self.mid(state, &key, INF, INF, limits)?;
+        Ok(*self
+            .table
+            .get(&key)
+            .expect("a search without thresholds proves its state"))
+    }
+
+    /// The proof and disproof numbers of a settled state.
+    fn numbers(&self, state: &State, key: &[u32]) -> (u32, u32) {
+        let proven = match state.lands.is_empty() {
+            true => Some(self.store.outcome(state.context) == Outcome::Win),
+            false => self.table.get(key).copied(),
+        };
+        match proven {
+            Some(true) => (0, INF),
+            Some(false) => (INF, 0),
+            None => self.numbers.get(key).copied().unwrap_or((1, 1)),
+        }
+    }
+
+    /// One df-pn step: searches `state` until its proof number reaches `th_proof` or its
+    /// disproof number reaches `th_disproof` (or it is proven).
+    fn mid(
+        &mut self,
+        state: &State,
+        key: &[u32],
+        th_proof: u32,
+        th_disproof: u32,
+        limits: &Limits,
+    ) -> Result<(), Aborted> {
+        self.tick(limits)?;
+        let Some(children) = self.expand(state, limits)? else {
+            // A child is known to be lost.
+            self.numbers.remove(key);
+            self.table.insert(key.into(), true);
+            return Ok(());
+        };
+        loop {
+            let mut proof = INF;
+            let mut second = INF;
+            let mut disproof = 0u32;
+            let mut best = 0;
+            for (idx, (child, child_key)) in children.iter().enumerate() {
+                let (child_proof, child_disproof) = self.numbers(child, child_key);
+                disproof = add(disproof, child_proof);
+                if child_disproof < proof {
+                    second = proof;
+                    proof = child_disproof;
+                    best = idx;
+                } else if child_disproof < second {
+                    second = child_disproof;
+                }
+            }
+            if proof == 0 || disproof == 0 {
+                self.numbers.remove(key);
+                self.table.insert(key.into(), proof == 0);
+                return Ok(());
+            }
+            if proof >= th_proof || disproof >= th_disproof {
+                self.numbers.insert(key.into(), (proof, disproof));
+                return Ok(());
+            }
+            let (child, child_key) = &children[best];
+            let (child_proof, _) = self.numbers(child, child_key);
+            let child_th_proof = match th_disproof {
+                INF => INF,
+                th => (u64::from(th) - u64::from(disproof) + u64::from(child_proof))
+                    .min(u64::from(INF - 1)) as u32,
+            };
+            let child_th_disproof = th_proof.min(add(second, 1));
+            self.mid(child, child_key, child_th_proof, child_th_disproof, limits)?;
+        }
+    }
+
+    /// The settled children of `state` with their keys, the lightest first, or `None` when one of
+    /// them is known to be lost. Children are first probed without new work.
+    fn expand(
+        &mut self,
+        state: &State,
+        limits: &Limits,
+    ) -> Result<Option<Vec<KeyedState>>, Aborted> {
+        let mut open: Vec<(u32, Vec<LandId>, TreeId)> = Vec::new();
+        for idx in 0..state.lands.len() {
+            let land = state.lands[idx];
+            if idx > 0 && state.lands[idx - 1] == land {
+                continue;
+            }
+            let children = self.children(land);
+            for child in children.iter() {
+                let mut lands = Vec::with_capacity(state.lands.len() + child.len());
+                lands.extend_from_slice(&state.lands[..idx]);
+                lands.extend_from_slice(&state.lands[idx + 1..]);
+                lands.extend_from_slice(child);
+                match self.probe(&lands, state.context) {
+                    Some(false) => return Ok(None),
+                    Some(true) => {}
+                    None => open.push((self.weight(&lands, state.context), lands, state.context)),
+                }
+            }
+        }
+        for &option in self.store.options(state.context).to_vec().iter() {
+            match self.probe(&state.lands, option) {
+                Some(false) => return Ok(None),
+                Some(true) => {}
+                None => open.push((
+                    self.weight(&state.lands, option),
+                    state.lands.clone(),
+                    option,
+                )),
+            }
+        }
+        open.sort_by_key(|(weight, _, _)| *weight);
+        let mut children: Vec<KeyedState> = Vec::with_capacity(open.len());
+        let mut seen: FxHashSet<Box<[u32]>> = FxHashSet::default();
+        for (_, lands, context) in open {
+            let next = self.settle(lands, context, limits)?;
+            let key = Self::key(&next);
+            if self.known(&next) == Some(false) {
+                return Ok(None);
+            }
+            if seen.insert(key.clone()) {
+                children.push((next, key));
+            }
+        }
+        Ok(Some(children))
+    }
+
+    /// The outcome of the position `lands` beside `context` when it is known without new work:
+    /// lands with known trees are added to the context, and the state must then be the settled
+    /// state (no land left that settling would solve).
+    fn probe(&mut self, lands: &[LandId], mut context: TreeId) -> Option<bool> {
+        let mut open: Vec<LandId> = Vec::with_capacity(lands.len());
+        for &land in lands {
+            let entry = self.land(land);
+            match entry.tree {
+                Some(tree) => context = self.store.sum(context, tree),
+                None if entry.lives <= self.config.tree_lives => return None,
+                None => open.push(land),
+            }
+        }
+        if open.len() >= 2 {
+            let largest = open
+                .iter()
+                .copied()
+                .max_by_key(|&l| (self.land(l).lives, std::cmp::Reverse(l)))
+                .expect("two lands");
+            if open
+                .iter()
+                .any(|&l| l != largest && self.land(l).lives <= self.config.side_tree_lives)
+            {
+                return None;
+            }
+        }
+        open.sort_unstable();
+        self.known(&State {
+            lands: open,
+            context,
+        })
+    }
+
+    /// The order in which unknown children are searched: the fewest lives left in lands that
+    /// settling will not solve first (a child that splits into small lands is nearly decided),
+    /// then the smaller context.
+    fn weight(&self, lands: &[LandId], context: TreeId) -> u32 {
+        let big: Vec<u32> = lands
+            .iter()
+            .map(|&l| self.land(l))
+            .filter(|l| l.tree.is_none() && l.lives > self.config.tree_lives)
+            .map(|l| l.lives)
+            .collect();
+        let largest = big.iter().copied().max().unwrap_or(0);
+        let searched: u32 = largest
+            + big
+                .iter()
+                .filter(|&&l| l > self.config.side_tree_lives)
+                .sum::<u32>()
+            - if largest > self.config.side_tree_lives {
+                largest
+            } else {
+                0
+            };
+        searched * 64 + self.store.birthday(context)
+    }
+}
+
+/// A child state with its key.
+type KeyedState = (State, Box<[u32]>);

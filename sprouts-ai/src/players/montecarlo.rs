@@ -1,0 +1,148 @@
+//! Monte Carlo (spec 5.3): random games from every candidate, the best share of wins.
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use sprouts_topo::Position;
+
+use super::{Candidate, Choice, Player, Report, candidates, mix, mover_wins, playout};
+use crate::Limits;
+use crate::impartial::{Convention, Outcome};
+
+/// How much a Monte Carlo player plays per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MonteCarloBudget {
+    /// This many random games per candidate.
+    Games(u32),
+    /// Rounds of one game per candidate until the time is up (at least one round).
+    Time(Duration),
+}
+
+/// The Monte Carlo player: for each candidate, random games to the end (Random's choices), and
+/// the candidate whose games the mover won most often. Games run in parallel (rayon), each with
+/// its own generator seeded from the player's seed, the move and the game, so the choice depends
+/// on the seed only (with a game budget).
+#[derive(Clone, Debug)]
+pub struct MonteCarlo {
+    budget: MonteCarloBudget,
+    seed: u64,
+    moves: u64,
+}
+
+impl MonteCarlo {
+    /// A Monte Carlo player.
+    pub fn new(budget: MonteCarloBudget, seed: u64) -> MonteCarlo {
+        MonteCarlo {
+            budget,
+            seed,
+            moves: 0,
+        }
+    }
+}
+
+/// Wins of the mover in `games` random games from each candidate's child; games are numbered
+/// from `first` for the seeds.
+fn play_round(
+    cands: &[Candidate],
+    games: u32,
+    first: u64,
+    seed: u64,
+    convention: Convention,
+) -> Vec<u32> {
+    let total = cands.len() * games as usize;
+    let results: Vec<bool> = (0..total)
+        .into_par_iter()
+        .map(|i| {
+            let c = i / games as usize;
+            let g = first + (i % games as usize) as u64;
+            let mut rng =
+                Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(c as u64) ^ mix(g << 20)));
+            mover_wins(playout(&cands[c].child, &mut rng), convention)
+        })
+        .collect();
+    results
+        .chunks(games as usize)
+        .map(|ch| ch.iter().filter(|&&w| w).count() as u32)
+        .collect()
+}
+
+/// Shares of wins for the mover over the candidates: `(wins, games)` per candidate.
+pub(crate) fn monte_carlo_shares(
+    cands: &[Candidate],
+    budget: MonteCarloBudget,
+    seed: u64,
+    convention: Convention,
+    limits: &Limits,
+) -> (Vec<u32>, u32) {
+    match budget {
+        MonteCarloBudget::Games(n) => {
+            let n = n.max(1);
+            (play_round(cands, n, 0, seed, convention), n)
+        }
+        MonteCarloBudget::Time(d) => {
+            let deadline = Instant::now() + d;
+            let mut wins = vec![0u32; cands.len()];
+            let mut games = 0u32;
+            // Rounds of a few games per candidate (one game per candidate per worker).
+            let per_round = rayon::current_num_threads().max(1) as u32;
+            loop {
+                let w = play_round(cands, per_round, u64::from(games), seed, convention);
+                for (a, b) in wins.iter_mut().zip(w) {
+                    *a += b;
+                }
+                games += per_round;
+                if Instant::now() >= deadline || limits.exceeded(0) {
+                    break;
+                }
+            }
+            (wins, games)
+        }
+    }
+}
+
+impl Player for MonteCarlo {
+    fn choose(
+        &mut self,
+        position: &Position,
+        convention: Convention,
+        limits: &Limits,
+    ) -> Option<Choice> {
+        let cands = candidates(position);
+        if cands.is_empty() {
+            return None;
+        }
+        self.moves += 1;
+        let seed = mix(self.seed ^ mix(self.moves));
+        let (wins, games) = monte_carlo_shares(&cands, self.budget, seed, convention, limits);
+        let best = *wins.iter().max().expect("candidates");
+        let tied: Vec<usize> = (0..cands.len()).filter(|&i| wins[i] == best).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let pick = *tied.choose(&mut rng).expect("a best candidate");
+        // A move that ends the game is a proved win in normal play.
+        let verdict = match convention {
+            Convention::Normal if cands.iter().any(|c| c.form.is_over()) => Some(Outcome::Win),
+            _ => None,
+        };
+        Some(Choice {
+            mv: cands[pick].mv.clone(),
+            report: Report {
+                depth: 0,
+                candidates: cands.len(),
+                verdict,
+                value: Some(f64::from(best) / f64::from(games)),
+                work: u64::from(games) * cands.len() as u64,
+                words: format!("{games} random games per candidate, {best} won"),
+            },
+        })
+    }
+
+    fn name(&self) -> String {
+        match self.budget {
+            MonteCarloBudget::Games(n) => format!("montecarlo:{n}"),
+            MonteCarloBudget::Time(d) => format!("montecarlo:{}s", d.as_secs_f64()),
+        }
+    }
+}

@@ -1,0 +1,879 @@
+//! Parity search (spec 5.4, 5.6, 5.8): negamax alpha-beta over canonical positions.
+//!
+//! Every move removes one life, so a game is decided by the parity of the number of moves left.
+//! Leaves are valued `±1 / (1 + M - m)` from the bounds of [`crate::bounds`] (positive when `M`
+//! has the parity the player to move wants: odd in normal play, even in misère), where Sharp
+//! takes for `M` the exact longest game of every part when [`LongestGame`] finds it within a
+//! small budget. Values `±2` are exact: game ends, positions whose every game has the same
+//! length (`m = M`), and, in normal play, positions whose parts are all solved. Parts whose bound
+//! fits in the remaining depth are solved for their nimber (memoised by canonical form) and
+//! folded into one nim heap (Sprague-Grundy; Lemoine and Viennot's technique), so the search
+//! pays for the sum of the parts' trees instead of their product.
+//!
+//! The transposition table is keyed by the canonical form of the unsolved parts and the heap.
+//! Inside the tree a family with more than 64 enclosure choices contributes 64 random distinct
+//! ones (a position whose sampled moves all lose is then not called lost); at the root every
+//! move is considered, duplicates by canonical form dropped. Iterative deepening one ply at a
+//! time, the clock read at every node; depth 1 is always completed. The root candidates are
+//! split among worker threads, each with its own tables.
+//!
+//! Alpha-beta in negamax form: D. E. Knuth, R. W. Moore, "An analysis of alpha-beta pruning",
+//! Artificial Intelligence 6, 1975.
+
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
+use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
+
+use super::montecarlo::monte_carlo_shares;
+use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
+use crate::Limits;
+use crate::bounds::{LongestGame, lower_bound, upper_bound};
+use crate::impartial::{Convention, Outcome};
+
+/// An exact win for the player to move.
+const WIN: f64 = 2.0;
+/// A value that is not exact but near a loss: every sampled move loses.
+const SAMPLED_LOSS: f64 = -1.999;
+/// Values this close count as equal at the root.
+const TIE: f64 = 1e-9;
+/// The depth stored with exact values.
+const EXACT_DEPTH: u32 = u32::MAX;
+
+/// Settings of a parity search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParityConfig {
+    /// Sharp (exact longest games at the leaves where they are found in time) or fast (bounds).
+    pub sharp: bool,
+    /// The deepest search (plies); `None`: as deep as the time allows.
+    pub depth: Option<u32>,
+    /// Time per move; `None`: no clock of its own (the caller's limits still apply).
+    pub time: Option<Duration>,
+    /// Worker threads for the root candidates (0: one per core).
+    pub threads: usize,
+    /// Enclosure choices a family contributes inside the tree (the rest are sampled).
+    pub sample: usize,
+    /// Random games per tied candidate to break ties.
+    pub tie_games: u32,
+    /// The work budget (nodes) of the exact longest game of one part at a leaf (Sharp).
+    pub leaf_budget: u64,
+}
+
+impl Default for ParityConfig {
+    fn default() -> ParityConfig {
+        ParityConfig {
+            sharp: false,
+            depth: Some(6),
+            time: None,
+            threads: 0,
+            sample: 64,
+            tie_games: 32,
+            leaf_budget: 2_000,
+        }
+    }
+}
+
+/// The parity search player (spec 5.4).
+pub struct ParitySearch {
+    config: ParityConfig,
+    seed: u64,
+    moves: u64,
+    workers: Vec<Searcher>,
+}
+
+/// What a root search found.
+pub(crate) struct RootResult {
+    pub(crate) cands: Vec<Candidate>,
+    /// The value of every candidate for the player to move (exact where `±2`).
+    pub(crate) values: Vec<f64>,
+    pub(crate) depth: u32,
+    pub(crate) nodes: u64,
+}
+
+impl RootResult {
+    /// The proved verdict for the player to move, if any.
+    pub(crate) fn verdict(&self) -> Option<Outcome> {
+        if self.values.iter().any(|&v| v >= WIN) {
+            Some(Outcome::Win)
+        } else if !self.values.is_empty() && self.values.iter().all(|&v| v <= -WIN) {
+            Some(Outcome::Loss)
+        } else {
+            None
+        }
+    }
+
+    /// The candidates whose value ties with the best.
+    pub(crate) fn best(&self) -> (f64, Vec<usize>) {
+        let best = self
+            .values
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let tied = (0..self.values.len())
+            .filter(|&i| self.values[i] >= best - TIE)
+            .collect();
+        (best, tied)
+    }
+}
+
+impl ParitySearch {
+    /// A parity search with the given settings and seed (for sampling and ties).
+    pub fn new(config: ParityConfig, seed: u64) -> ParitySearch {
+        ParitySearch {
+            config,
+            seed,
+            moves: 0,
+            workers: Vec::new(),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &ParityConfig {
+        &self.config
+    }
+
+    /// Searches the root: every candidate valued at the deepest completed depth.
+    pub(crate) fn search(
+        &mut self,
+        position: &Position,
+        convention: Convention,
+        limits: &Limits,
+    ) -> RootResult {
+        self.moves += 1;
+        let mut limits = limits.clone();
+        if let Some(t) = self.config.time {
+            let d = Instant::now() + t;
+            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
+        }
+        let threads = match self.config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        let cands = candidates(position);
+        let n_workers = threads.min(cands.len()).max(1);
+        while self.workers.len() < n_workers {
+            let seed = mix(self.seed ^ mix(self.workers.len() as u64 + 1));
+            self.workers.push(Searcher::new(&self.config, seed));
+        }
+        for w in &mut self.workers {
+            w.start_move(convention, &limits);
+        }
+        let mut result = RootResult {
+            values: vec![0.0; cands.len()],
+            cands,
+            depth: 0,
+            nodes: 0,
+        };
+        if result.cands.is_empty() {
+            return result;
+        }
+        let max_depth = self
+            .config
+            .depth
+            .unwrap_or(u32::MAX)
+            .min(upper_bound(position) + 1)
+            .max(1);
+        let mut order: Vec<usize> = (0..result.cands.len()).collect();
+        for depth in 1..=max_depth {
+            let must_complete = depth == 1;
+            // Round-robin over the workers, best candidates of the last depth first.
+            let mut chunks: Vec<Vec<usize>> = vec![Vec::new(); n_workers];
+            for (k, &i) in order.iter().enumerate() {
+                chunks[k % n_workers].push(i);
+            }
+            let cands = &result.cands;
+            let outcomes: Vec<Result<Vec<(usize, f64)>, Abort>> = std::thread::scope(|s| {
+                let handles: Vec<_> = self.workers[..n_workers]
+                    .iter_mut()
+                    .zip(&chunks)
+                    .map(|(w, chunk)| {
+                        s.spawn(move || {
+                            w.unlimited = must_complete;
+                            let r = w.search_root(cands, chunk, depth);
+                            w.unlimited = false;
+                            r
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search worker panicked"))
+                    .collect()
+            });
+            result.nodes = self.workers.iter().map(|w| w.nodes).sum();
+            if outcomes.iter().any(|o| o.is_err()) {
+                break;
+            }
+            for o in outcomes.into_iter().flatten() {
+                for (i, v) in o {
+                    result.values[i] = v;
+                }
+            }
+            result.depth = depth;
+            order.sort_by(|&a, &b| result.values[b].total_cmp(&result.values[a]));
+            if result.values.iter().all(|v| v.abs() >= WIN) || limits.exceeded(0) {
+                break;
+            }
+        }
+        result
+    }
+
+    /// Breaks a tie among `tied` candidates by random games, then at random.
+    fn break_tie(&self, result: &RootResult, tied: &[usize], convention: Convention) -> usize {
+        break_tie(
+            result,
+            tied,
+            convention,
+            self.config.tie_games,
+            mix(self.seed ^ self.moves),
+        )
+    }
+}
+
+/// Breaks a tie among `tied` candidates by Monte Carlo (`games` per candidate), then at random.
+pub(crate) fn break_tie(
+    result: &RootResult,
+    tied: &[usize],
+    convention: Convention,
+    games: u32,
+    seed: u64,
+) -> usize {
+    if tied.len() == 1 || games == 0 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        return *tied.choose(&mut rng).expect("a tied candidate");
+    }
+    let sub: Vec<Candidate> = tied.iter().map(|&i| result.cands[i].clone()).collect();
+    let (wins, _) = monte_carlo_shares(
+        &sub,
+        MonteCarloBudget::Games(games),
+        seed,
+        convention,
+        &Limits::none(),
+    );
+    let best = *wins.iter().max().expect("tied candidates");
+    let again: Vec<usize> = (0..sub.len()).filter(|&k| wins[k] == best).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 1);
+    tied[*again.choose(&mut rng).expect("a best one")]
+}
+
+impl Player for ParitySearch {
+    fn choose(
+        &mut self,
+        position: &Position,
+        convention: Convention,
+        limits: &Limits,
+    ) -> Option<Choice> {
+        let result = self.search(position, convention, limits);
+        if result.cands.is_empty() {
+            return None;
+        }
+        let (best, tied) = result.best();
+        let pick = self.break_tie(&result, &tied, convention);
+        let verdict = result.verdict();
+        Some(Choice {
+            mv: result.cands[pick].mv.clone(),
+            report: Report {
+                depth: result.depth,
+                candidates: result.cands.len(),
+                verdict,
+                value: Some(best),
+                work: result.nodes,
+                words: format!("{} tied at the best value", tied.len()),
+            },
+        })
+    }
+
+    fn name(&self) -> String {
+        let kind = if self.config.sharp { "sharp" } else { "fast" };
+        match (self.config.time, self.config.depth) {
+            (Some(t), _) => format!("parity-{kind}:{}s", t.as_secs_f64()),
+            (None, Some(d)) => format!("parity-{kind}:depth={d}"),
+            (None, None) => format!("parity-{kind}"),
+        }
+    }
+}
+
+/// The search ran out of time.
+#[derive(Debug)]
+pub(crate) struct Abort;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    depth: u32,
+    value: f64,
+    bound: Bound,
+    best: Option<Box<str>>,
+}
+
+/// What is known of one part (land), by canonical form.
+#[derive(Clone, Copy, Debug, Default)]
+struct LandInfo {
+    upper: u32,
+    /// The exact longest game (Sharp), or `None`; `tried` when the budget ran out.
+    longest: Option<u32>,
+    tried: bool,
+    nimber: Option<u32>,
+}
+
+/// The parts solved and folded into the heap.
+#[derive(Debug, Default)]
+struct Frozen {
+    /// Their canonical forms, sorted.
+    forms: Vec<Box<str>>,
+    /// Their live spots, sorted.
+    spots: Vec<SpotId>,
+    /// The sum of their upper bounds.
+    upper: u32,
+}
+
+/// A position in the search: the real position, the solved parts taken out of play, the heap.
+#[derive(Clone)]
+struct Node {
+    pos: Position,
+    whole: String,
+    frozen: Rc<Frozen>,
+    heap: u32,
+}
+
+/// One worker: its tables and its budget.
+pub(crate) struct Searcher {
+    tt: FxHashMap<Box<str>, Entry>,
+    lands: FxHashMap<Box<str>, LandInfo>,
+    couples: FxHashMap<(Box<str>, u32), bool>,
+    longest: LongestGame,
+    canon: Canonicalizer,
+    rng: Xoshiro256PlusPlus,
+    nodes: u64,
+    convention: Convention,
+    sharp: bool,
+    sample: usize,
+    leaf_budget: u64,
+    limits: Limits,
+    unlimited: bool,
+}
+
+impl Searcher {
+    pub(crate) fn new(config: &ParityConfig, seed: u64) -> Searcher {
+        let mut canon = Canonicalizer::new();
+        canon.remember_lands(true);
+        Searcher {
+            tt: FxHashMap::default(),
+            lands: FxHashMap::default(),
+            couples: FxHashMap::default(),
+            longest: LongestGame::new(),
+            canon,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            nodes: 0,
+            convention: Convention::Normal,
+            sharp: config.sharp,
+            sample: config.sample.max(1),
+            leaf_budget: config.leaf_budget,
+            limits: Limits::none(),
+            unlimited: false,
+        }
+    }
+
+    pub(crate) fn start_move(&mut self, convention: Convention, limits: &Limits) {
+        if convention != self.convention {
+            self.tt.clear();
+        }
+        // Keep the tables bounded across moves.
+        if self.tt.len() > 4_000_000 {
+            self.tt.clear();
+        }
+        if self.lands.len() > 1_000_000 || self.couples.len() > 4_000_000 {
+            self.lands.clear();
+            self.couples.clear();
+            self.canon.remember_lands(true);
+        }
+        self.convention = convention;
+        self.limits = limits.clone();
+        self.nodes = 0;
+    }
+
+    #[cfg(test)]
+    fn node_of(&mut self, pos: Position) -> Node {
+        let mut whole = String::new();
+        self.canon
+            .canonical_into(&pos, Reductions::Glop, DEFAULT_BUDGET, &mut whole);
+        Node {
+            pos,
+            whole,
+            frozen: Rc::new(Frozen::default()),
+            heap: 0,
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        cands: &[Candidate],
+        chunk: &[usize],
+        depth: u32,
+    ) -> Result<Vec<(usize, f64)>, Abort> {
+        let mut out = Vec::with_capacity(chunk.len());
+        let mut best = f64::NEG_INFINITY;
+        for &i in chunk {
+            let child = Node {
+                pos: cands[i].child.clone(),
+                whole: cands[i].form.as_str().to_string(),
+                frozen: Rc::new(Frozen::default()),
+                heap: 0,
+            };
+            let v = -self.negamax(&child, depth - 1, f64::NEG_INFINITY, -(best - TIE))?;
+            best = best.max(v);
+            out.push((i, v));
+        }
+        Ok(out)
+    }
+
+    /// Whether a whole position given by its canonical form is a win for the player to move
+    /// (normal play), within the limits set by [`Searcher::start_move`].
+    pub(crate) fn exact_win(&mut self, whole: &str) -> Result<bool, Abort> {
+        let lands = unsolved(whole, &[]);
+        self.win_sum(&lands, 0)
+    }
+
+    fn terminal(&self, heap: u32) -> f64 {
+        match self.convention {
+            Convention::Normal if heap != 0 => WIN,
+            Convention::Normal => -WIN,
+            Convention::Misere => WIN,
+        }
+    }
+
+    fn land_info(&mut self, form: &str) -> LandInfo {
+        if let Some(&i) = self.lands.get(form) {
+            return i;
+        }
+        let p = Position::parse_glop(form).expect("canonical forms read back");
+        let info = LandInfo {
+            upper: upper_bound(&p),
+            ..LandInfo::default()
+        };
+        self.lands.insert(form.into(), info);
+        info
+    }
+
+    /// `M` of a part: the exact longest game (Sharp, when found within the leaf budget) or the
+    /// upper bound.
+    fn land_upper(&mut self, form: &str) -> u32 {
+        let info = self.land_info(form);
+        if !self.sharp {
+            return info.upper;
+        }
+        if let Some(l) = info.longest {
+            return l;
+        }
+        if info.tried {
+            return info.upper;
+        }
+        let mut limits = Limits::nodes(self.leaf_budget);
+        if !self.unlimited {
+            limits.deadline = self.limits.deadline;
+            limits.stop = self.limits.stop.clone();
+        }
+        let r = self.longest.longest_of_lands(&[form], &limits).value;
+        let e = self.lands.get_mut(form).expect("entered above");
+        e.longest = r;
+        e.tried = true;
+        r.unwrap_or(e.upper)
+    }
+
+    /// The nimber of a part: the least heap `h` such that the part beside `*h` is lost for the
+    /// player to move (memoised).
+    fn nimber(&mut self, form: &str) -> Result<u32, Abort> {
+        if let Some(n) = self.land_info(form).nimber {
+            return Ok(n);
+        }
+        let mut h = 0;
+        while self.win_couple(form, h)? {
+            h += 1;
+        }
+        self.lands.get_mut(form).expect("entered above").nimber = Some(h);
+        Ok(h)
+    }
+
+    /// Whether the sum of `lands` and a heap `*heap` is a win for the player to move (normal
+    /// play): the smaller lands by their nimbers, the largest by a win/loss search beside the
+    /// heap of the others (the couples of Lemoine and Viennot), which stops at the first
+    /// winning move.
+    pub(crate) fn win_sum(&mut self, lands: &[&str], heap: u32) -> Result<bool, Abort> {
+        if lands.is_empty() {
+            return Ok(heap != 0);
+        }
+        let largest = (0..lands.len())
+            .max_by_key(|&i| (self.land_info(lands[i]).upper, lands[i].len()))
+            .expect("non-empty");
+        let mut h = heap;
+        for (i, l) in lands.iter().enumerate() {
+            if i != largest {
+                h ^= self.nimber(l)?;
+            }
+        }
+        self.win_couple(lands[largest], h)
+    }
+
+    /// Whether the land `form` beside `*heap` is a win for the player to move.
+    fn win_couple(&mut self, form: &str, heap: u32) -> Result<bool, Abort> {
+        if let Some(n) = self.land_info(form).nimber {
+            return Ok(n != heap);
+        }
+        if let Some(&w) = self.couples.get(&(Box::from(form), heap)) {
+            return Ok(w);
+        }
+        self.nodes += 1;
+        if !self.unlimited && self.limits.exceeded(self.nodes) {
+            return Err(Abort);
+        }
+        let p = Position::parse_glop(form).expect("canonical forms read back");
+        let mut children: Vec<Vec<Box<str>>> = Vec::new();
+        p.for_each_child_lands(|c| children.push(c.lands().map(Box::from).collect()));
+        // Fewest lives left first: small children are quick to decide.
+        children.sort_by_key(|c| c.iter().map(|l| l.len()).sum::<usize>());
+        let mut win = false;
+        for child in &children {
+            let refs: Vec<&str> = child.iter().map(|l| &**l).collect();
+            if !self.win_sum(&refs, heap)? {
+                win = true;
+                break;
+            }
+        }
+        if !win {
+            for h in 0..heap {
+                if !self.win_couple(form, h)? {
+                    win = true;
+                    break;
+                }
+            }
+        }
+        self.couples.insert((Box::from(form), heap), win);
+        Ok(win)
+    }
+
+    fn evaluate(&mut self, node: &Node, lands: &[&str]) -> f64 {
+        let upper: u32 = lands.iter().map(|l| self.land_upper(l)).sum();
+        let lower = lower_bound(&node.pos)
+            .saturating_sub(node.frozen.upper)
+            .max(lands.len() as u32)
+            .min(upper);
+        let want_odd = self.convention == Convention::Normal;
+        if upper == lower {
+            // Every game has `upper` moves: the parity decides, exactly.
+            return match self.convention {
+                Convention::Normal if (upper % 2) ^ node.heap != 0 => WIN,
+                Convention::Normal => -WIN,
+                Convention::Misere if upper.is_multiple_of(2) => WIN,
+                Convention::Misere => -WIN,
+            };
+        }
+        let v = 1.0 / f64::from(1 + upper - lower);
+        if (upper % 2 == 1) == want_odd { v } else { -v }
+    }
+
+    fn negamax(&mut self, node: &Node, depth: u32, alpha: f64, beta: f64) -> Result<f64, Abort> {
+        self.nodes += 1;
+        if !self.unlimited && self.limits.exceeded(self.nodes) {
+            return Err(Abort);
+        }
+        let lands = unsolved(&node.whole, &node.frozen.forms);
+        if lands.is_empty() {
+            return Ok(self.terminal(node.heap));
+        }
+        // Parts whose bound fits in the remaining depth are solved and folded into the heap.
+        if self.convention == Convention::Normal && lands.len() >= 2 {
+            let mut newly: Vec<&str> = Vec::new();
+            let mut heap = node.heap;
+            for &l in &lands {
+                if self.land_info(l).upper <= depth {
+                    heap ^= self.nimber(l)?;
+                    newly.push(l);
+                }
+            }
+            if newly.len() == lands.len() {
+                return Ok(if heap != 0 { WIN } else { -WIN });
+            }
+            if !newly.is_empty() {
+                let folded = self.freeze(node, &newly, heap);
+                return self.search_node(&folded, depth, alpha, beta);
+            }
+        }
+        self.search_node(node, depth, alpha, beta)
+    }
+
+    fn search_node(
+        &mut self,
+        node: &Node,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> Result<f64, Abort> {
+        let lands = unsolved(&node.whole, &node.frozen.forms);
+        if depth == 0 {
+            return Ok(self.evaluate(node, &lands));
+        }
+        let mut key = lands.join("+");
+        if node.heap != 0 {
+            key.push_str(&format!("#{}", node.heap));
+        }
+        let mut tt_best: Option<Box<str>> = None;
+        if let Some(e) = self.tt.get(key.as_str()) {
+            if e.depth >= depth {
+                match e.bound {
+                    Bound::Exact => return Ok(e.value),
+                    Bound::Lower => alpha = alpha.max(e.value),
+                    Bound::Upper => beta = beta.min(e.value),
+                }
+                if alpha >= beta {
+                    return Ok(e.value);
+                }
+            }
+            tt_best.clone_from(&e.best);
+        }
+        let alpha0 = alpha;
+        let (mut children, complete) = self.children(node, false);
+        if let Some(b) = &tt_best
+            && let Some(k) = children.iter().position(|c| c.whole.as_str() == &**b)
+        {
+            children.swap(0, k);
+        }
+        let mut best = f64::NEG_INFINITY;
+        let mut best_key: Option<Box<str>> = None;
+        for child in &children {
+            let v = -self.negamax(child, depth - 1, -beta, -alpha)?;
+            if v > best {
+                best = v;
+                best_key = Some(child.whole.as_str().into());
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        // Moves in the heap.
+        if alpha < beta {
+            for h in 0..node.heap {
+                let child = Node {
+                    heap: h,
+                    ..node.clone()
+                };
+                let v = -self.search_node(&child, depth - 1, -beta, -alpha)?;
+                best = best.max(v);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if best == f64::NEG_INFINITY {
+            // No move at all (cannot happen with unsolved parts left); lost in normal play.
+            return Ok(self.terminal(node.heap));
+        }
+        if !complete && best <= -WIN {
+            best = SAMPLED_LOSS;
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let exact =
+            (best >= WIN && bound != Bound::Upper) || (best <= -WIN && bound != Bound::Lower);
+        self.tt.insert(
+            key.into_boxed_str(),
+            Entry {
+                depth: if exact { EXACT_DEPTH } else { depth },
+                value: best,
+                bound: if exact { Bound::Exact } else { bound },
+                best: best_key,
+            },
+        );
+        Ok(best)
+    }
+
+    /// Takes the solved parts `newly` out of play into the heap.
+    fn freeze(&mut self, node: &Node, newly: &[&str], heap: u32) -> Node {
+        let mut frozen = Frozen {
+            forms: node.frozen.forms.clone(),
+            spots: node.frozen.spots.clone(),
+            upper: node.frozen.upper,
+        };
+        let mut wanted: Vec<&str> = newly.to_vec();
+        let mut text = String::new();
+        for land in node.pos.lands() {
+            let live: Vec<SpotId> = land
+                .spots()
+                .filter(|(_, l)| l.get() > 0)
+                .map(|(s, _)| s)
+                .collect();
+            if live.iter().any(|s| frozen.spots.binary_search(s).is_ok()) {
+                continue;
+            }
+            self.canon
+                .canonical_into(&land, Reductions::Glop, DEFAULT_BUDGET, &mut text);
+            if let Some(k) = wanted.iter().position(|w| *w == text) {
+                wanted.swap_remove(k);
+                frozen.upper += self.land_info(&text).upper;
+                frozen.forms.push(text.as_str().into());
+                frozen.spots.extend(live);
+            }
+        }
+        frozen.forms.sort_unstable();
+        frozen.spots.sort_unstable();
+        Node {
+            pos: node.pos.clone(),
+            whole: node.whole.clone(),
+            frozen: Rc::new(frozen),
+            heap,
+        }
+    }
+
+    /// The distinct children (by canonical form), and whether every move was considered
+    /// (families with many enclosures are sampled inside the tree).
+    fn children(&mut self, node: &Node, root: bool) -> (Vec<Node>, bool) {
+        let pos = &node.pos;
+        let frozen_region: Vec<bool> = if node.frozen.spots.is_empty() {
+            vec![false; pos.region_count()]
+        } else {
+            pos.regions()
+                .map(|r| {
+                    r.boundaries().any(|b| {
+                        b.corners()
+                            .iter()
+                            .any(|s| node.frozen.spots.binary_search(s).is_ok())
+                    })
+                })
+                .collect()
+        };
+        let mut complete = true;
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        let mut out = Vec::new();
+        let mut child = Position::new(0);
+        let mut text = String::new();
+        for fam in pos.families() {
+            if frozen_region[fam.region().index()] {
+                continue;
+            }
+            let moves: Vec<sprouts_topo::Move> =
+                if root || fam.distinct_move_count() <= self.sample as u128 {
+                    fam.distinct_moves().collect()
+                } else {
+                    complete = false;
+                    self.sample_enclosures(&fam)
+                };
+            for mv in moves {
+                if pos.play_into(&mv, &mut child).is_err() {
+                    continue;
+                }
+                self.canon
+                    .canonical_into(&child, Reductions::Glop, DEFAULT_BUDGET, &mut text);
+                if seen.insert(text.clone()) {
+                    out.push(Node {
+                        pos: child.clone(),
+                        whole: text.clone(),
+                        frozen: Rc::clone(&node.frozen),
+                        heap: node.heap,
+                    });
+                }
+            }
+        }
+        (out, complete)
+    }
+
+    /// Up to `sample` random distinct enclosure choices of a family (by how many of each group
+    /// of interchangeable boundaries go inside).
+    fn sample_enclosures(&mut self, fam: &sprouts_topo::Family) -> Vec<sprouts_topo::Move> {
+        let groups = fam.interchangeable_groups();
+        let free = fam.free_boundaries();
+        let mut chosen: FxHashSet<SmallVec<[u32; 8]>> = FxHashSet::default();
+        let mut out = Vec::new();
+        let mut tries = 0;
+        while out.len() < self.sample && tries < 4 * self.sample {
+            tries += 1;
+            let digits: SmallVec<[u32; 8]> = groups
+                .iter()
+                .map(|&g| self.rng.random_range(0..=g))
+                .collect();
+            if !chosen.insert(digits.clone()) {
+                continue;
+            }
+            let mut side: SmallVec<[BoundaryId; 8]> = SmallVec::new();
+            let mut start = 0usize;
+            for (g, &size) in groups.iter().enumerate() {
+                side.extend_from_slice(&free[start..start + digits[g] as usize]);
+                start += size as usize;
+            }
+            if let Some(mv) = fam.with_side_a(&side) {
+                out.push(mv);
+            }
+        }
+        out
+    }
+}
+
+/// The lands of `whole` (a canonical form) that are not among `frozen` (a sorted multiset).
+fn unsolved<'a>(whole: &'a str, frozen: &[Box<str>]) -> Vec<&'a str> {
+    if whole == "!" {
+        return Vec::new();
+    }
+    let mut used = vec![false; frozen.len()];
+    whole
+        .split('+')
+        .filter(|l| {
+            for (k, f) in frozen.iter().enumerate() {
+                if !used[k] && &**f == *l {
+                    used[k] = true;
+                    return false;
+                }
+            }
+            true
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsolved_lands() {
+        let frozen: Vec<Box<str>> = vec!["0".into()];
+        assert_eq!(unsolved("0+0+22", &frozen), vec!["0", "22"]);
+        assert_eq!(unsolved("!", &frozen), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn nimbers_of_parts() {
+        let mut s = Searcher::new(&ParityConfig::default(), 1);
+        // The n-spot starts: 0 0 0 1 1 1 (Applegate, Jacobson, Sleator).
+        for (n, want) in [(1, 0), (2, 0), (3, 1), (4, 1), (5, 1)] {
+            let form = Position::new(n).canonical();
+            let x = form.lands().fold(0, |x, l| x ^ s.nimber(l).unwrap());
+            assert_eq!(x, want, "{n} spots");
+        }
+    }
+
+    #[test]
+    fn node_of_start() {
+        let mut s = Searcher::new(&ParityConfig::default(), 1);
+        let node = s.node_of(Position::new(3));
+        assert_eq!(node.whole, "0*3");
+        let (children, complete) = s.children(&node, true);
+        assert!(complete);
+        assert_eq!(children.len(), Position::new(3).distinct_children().len());
+    }
+}

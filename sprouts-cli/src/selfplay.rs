@@ -1,0 +1,411 @@
+//! `sprouts selfplay`: computer against computer, on positions only, or with every move drawn
+//! (`--draw`).
+
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use sprouts_ai::Limits;
+use sprouts_ai::impartial::{Convention, Outcome};
+use sprouts_ai::players::{Choice, Player, player_from_spec};
+use sprouts_topo::{Move, Position};
+
+/// Arguments of `sprouts selfplay`.
+#[derive(Debug, Args)]
+pub(crate) struct SelfplayArgs {
+    /// The number of spots of the start.
+    #[arg(long)]
+    spots: u32,
+    /// Player 1 (random, montecarlo[:N|:Ts], parity-fast[:Ts|:depth=D], parity-sharp[...],
+    /// perfect[:Ts]).
+    #[arg(long)]
+    p1: String,
+    /// Player 2 (as --p1).
+    #[arg(long)]
+    p2: String,
+    /// The number of games.
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// The seed of the players' random choices (each game derives its own).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// One JSON object per game, then a summary object.
+    #[arg(long)]
+    json: bool,
+    /// Misère play (whoever makes the last move loses).
+    #[arg(long)]
+    misere: bool,
+    /// Player 2 moves first in every second game (games 2, 4, ...).
+    #[arg(long)]
+    alternate: bool,
+    /// Draw every move on a picture (`Board::draw_move`) and check it reads back to the
+    /// intended position; the players then play the drawn position.
+    #[arg(long)]
+    draw: bool,
+    /// With --draw: write each game's final picture (SVG) and saved game (JSON) here.
+    #[arg(long, value_name = "DIR", requires = "draw")]
+    svg: Option<std::path::PathBuf>,
+}
+
+/// What drawing the moves of a game gave.
+#[derive(Default)]
+struct DrawTally {
+    drawn: u64,
+    refused: u64,
+    wrong: u64,
+    to_end: u64,
+}
+
+/// Draws the move of `e` on `board` (whose position is the one the move was chosen in):
+/// `Ok(true)` if it was drawn, `Ok(false)` if it was refused (the reason goes to stderr).
+fn draw_event(
+    board: &mut sprouts_draw::Board,
+    e: &MoveEvent<'_>,
+    tally: &mut DrawTally,
+) -> anyhow::Result<bool> {
+    match board.draw_move(e.mv, &mut |_| {}) {
+        Ok(_) => {
+            tally.drawn += 1;
+            let got = board.position();
+            if got.game_key() != e.after.game_key()
+                && got.canonical_unreduced() != e.after.canonical_unreduced()
+            {
+                tally.wrong += 1;
+                eprintln!(
+                    "game {} move {}: the drawn move {} read back to another position",
+                    e.game,
+                    e.ply,
+                    e.mv.describe(e.before)
+                );
+            }
+            Ok(true)
+        }
+        Err(r) => {
+            tally.refused += 1;
+            eprintln!(
+                "game {} move {}: {} was not drawn: {}",
+                e.game,
+                e.ply,
+                e.mv.describe(e.before),
+                r.detail()
+            );
+            Ok(false)
+        }
+    }
+}
+
+/// One move of a game, as the observer sees it.
+pub(crate) struct MoveEvent<'a> {
+    /// The game's number (from 1).
+    pub(crate) game: u32,
+    /// The move's number in the game (from 1).
+    pub(crate) ply: u32,
+    /// Which player moved (0 for player 1, 1 for player 2).
+    pub(crate) player: usize,
+    /// The position before the move.
+    pub(crate) before: &'a Position,
+    /// The move.
+    pub(crate) mv: &'a Move,
+    /// The position after it.
+    pub(crate) after: &'a Position,
+    /// What the player reported.
+    pub(crate) choice: &'a Choice,
+    /// The time the player took.
+    pub(crate) seconds: f64,
+}
+
+/// A finished game.
+pub(crate) struct GameRecord {
+    /// The player who won (0 or 1).
+    pub(crate) winner: usize,
+    /// The number of moves.
+    pub(crate) moves: u32,
+    /// Thinking time and moves per player.
+    pub(crate) seconds: [f64; 2],
+    pub(crate) moves_by: [u32; 2],
+}
+
+/// Plays one game from `start`; `first` moves first. `observer` sees every move (the hook for
+/// printing, logging or drawing moves as they are played) and may give the position the game
+/// goes on from (the position read off a drawn picture, which names the same game by the same
+/// spots); `None` goes on from the position the move made.
+pub(crate) fn play_game(
+    start: &Position,
+    players: &mut [Box<dyn Player>; 2],
+    first: usize,
+    convention: Convention,
+    game: u32,
+    observer: &mut dyn FnMut(&MoveEvent<'_>) -> anyhow::Result<Option<Position>>,
+) -> anyhow::Result<GameRecord> {
+    let mut pos = start.clone();
+    let mut to_move = first;
+    let mut rec = GameRecord {
+        winner: 0,
+        moves: 0,
+        seconds: [0.0; 2],
+        moves_by: [0; 2],
+    };
+    loop {
+        let t = Instant::now();
+        let choice = players[to_move].choose(&pos, convention, &Limits::none());
+        let seconds = t.elapsed().as_secs_f64();
+        let Some(choice) = choice else {
+            if !pos.is_over() {
+                bail!(
+                    "{} found no move in a position that has one: {pos}",
+                    players[to_move].name()
+                );
+            }
+            // The player to move cannot move.
+            rec.winner = match convention {
+                Convention::Normal => 1 - to_move,
+                Convention::Misere => to_move,
+            };
+            return Ok(rec);
+        };
+        let after = pos.play(&choice.mv).with_context(|| {
+            format!("{} chose an illegal move in {pos}", players[to_move].name())
+        })?;
+        rec.moves += 1;
+        rec.seconds[to_move] += seconds;
+        rec.moves_by[to_move] += 1;
+        let next = observer(&MoveEvent {
+            game,
+            ply: rec.moves,
+            player: to_move,
+            before: &pos,
+            mv: &choice.mv,
+            after: &after,
+            choice: &choice,
+            seconds,
+        })?;
+        pos = next.unwrap_or(after);
+        to_move = 1 - to_move;
+    }
+}
+
+/// A seed for game `g`, player `k`.
+fn game_seed(seed: u64, g: u32, k: u64) -> u64 {
+    let mut z = seed ^ (u64::from(g) << 8) ^ k;
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
+    if args.spots == 0 || args.spots > 200 {
+        bail!("--spots must be between 1 and 200");
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    for spec in [&args.p1, &args.p2] {
+        player_from_spec(spec, 0).with_context(|| format!("cannot read the player `{spec}`"))?;
+    }
+    let convention = if args.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let start = Position::new(args.spots);
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(u64::from(args.games));
+        bar.set_style(
+            ProgressStyle::with_template("game {pos}/{len} [{bar:40}] ({elapsed}) {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let names = [args.p1.as_str(), args.p2.as_str()];
+    let mut wins = [0u32; 2];
+    let mut total_moves = 0u64;
+    let mut seconds = [0f64; 2];
+    let mut moves_by = [0u64; 2];
+    let mut out = std::io::stdout().lock();
+    let mut draw = DrawTally::default();
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    }
+    let world = sprouts_draw::WorldSize::new(2560.0, 1383.0);
+    for g in 1..=args.games {
+        let mut board = if args.draw {
+            Some(
+                sprouts_draw::Board::new(args.spots, world, sprouts_draw::Settings::default())
+                    .context("cannot lay out the start")?,
+            )
+        } else {
+            None
+        };
+        let mut drawing = args.draw;
+        let mut players = [
+            player_from_spec(&args.p1, game_seed(args.seed, g, 1))?,
+            player_from_spec(&args.p2, game_seed(args.seed, g, 2))?,
+        ];
+        let first = usize::from(args.alternate && g % 2 == 0);
+        let mut moves_json = Vec::new();
+        if !args.json {
+            writeln!(
+                out,
+                "# game {g}: {} spots, {} play, {} moves first",
+                args.spots,
+                if args.misere { "misère" } else { "normal" },
+                names[first]
+            )?;
+        }
+        let json = args.json;
+        let rec = play_game(&start, &mut players, first, convention, g, &mut |e| {
+            // Drawn: the game goes on from the position read off the picture.
+            let mut next = None;
+            if let Some(board) = board.as_mut()
+                && drawing
+            {
+                if draw_event(board, e, &mut draw)? {
+                    next = Some(board.position().clone());
+                } else {
+                    drawing = false;
+                }
+            }
+            let r = &e.choice.report;
+            let verdict = r.verdict.map(|v| match v {
+                Outcome::Win => "win",
+                Outcome::Loss => "loss",
+            });
+            if json {
+                moves_json.push(json!({
+                    "game": e.game,
+                    "player": e.player + 1,
+                    "move": e.mv.describe(e.before),
+                    "position": e.after.to_glop(),
+                    "form": e.after.canonical().as_str(),
+                    "depth": r.depth,
+                    "candidates": r.candidates,
+                    "verdict": verdict,
+                    "seconds": e.seconds,
+                }));
+            } else {
+                let mut line = format!(
+                    "{:>3}. p{} {:<28} {}   [depth {}, {} candidates, {:.3} s",
+                    e.ply,
+                    e.player + 1,
+                    e.mv.describe(e.before),
+                    e.after.canonical(),
+                    r.depth,
+                    r.candidates,
+                    e.seconds
+                );
+                if let Some(w) = r.verdict_words() {
+                    line.push_str("; ");
+                    line.push_str(w);
+                }
+                line.push(']');
+                writeln!(out, "{line}")?;
+            }
+            Ok(next)
+        })?;
+        if drawing {
+            draw.to_end += 1;
+        }
+        if let (Some(board), Some(dir)) = (&board, &args.svg) {
+            let svg =
+                sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
+            let path = dir.join(format!("game-{g}.svg"));
+            std::fs::write(&path, svg)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let path = dir.join(format!("game-{g}.json"));
+            std::fs::write(&path, board.to_json())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        wins[rec.winner] += 1;
+        total_moves += u64::from(rec.moves);
+        for k in 0..2 {
+            seconds[k] += rec.seconds[k];
+            moves_by[k] += u64::from(rec.moves_by[k]);
+        }
+        if args.json {
+            let line = json!({
+                "game": g,
+                "spots": args.spots,
+                "misere": args.misere,
+                "first": first + 1,
+                "moves": moves_json,
+                "length": rec.moves,
+                "winner": rec.winner + 1,
+            });
+            writeln!(out, "{line}")?;
+        } else {
+            writeln!(
+                out,
+                "# game {g}: p{} ({}) wins after {} moves",
+                rec.winner + 1,
+                names[rec.winner],
+                rec.moves
+            )?;
+        }
+        if let Some(bar) = &bar {
+            bar.set_message(format!("p1 {} : {} p2", wins[0], wins[1]));
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let per_move = |k: usize| {
+        if moves_by[k] == 0 {
+            0.0
+        } else {
+            seconds[k] / moves_by[k] as f64
+        }
+    };
+    let mean_moves = total_moves as f64 / f64::from(args.games);
+    if args.json {
+        let line = json!({
+            "summary": true,
+            "players": names,
+            "spots": args.spots,
+            "misere": args.misere,
+            "games": args.games,
+            "wins": wins,
+            "mean_moves": mean_moves,
+            "mean_seconds_per_move": [per_move(0), per_move(1)],
+        });
+        let mut line = line;
+        if args.draw {
+            line["games_drawn_to_end"] = json!(draw.to_end);
+            line["moves_drawn"] = json!(draw.drawn);
+            line["moves_refused"] = json!(draw.refused);
+            line["wrong_positions"] = json!(draw.wrong);
+        }
+        writeln!(out, "{line}")?;
+    } else {
+        writeln!(
+            out,
+            "# {} games: p1 ({}) won {}, p2 ({}) won {}; {:.1} moves a game; {:.4} s and {:.4} s a move",
+            args.games,
+            names[0],
+            wins[0],
+            names[1],
+            wins[1],
+            mean_moves,
+            per_move(0),
+            per_move(1)
+        )?;
+        if args.draw {
+            writeln!(
+                out,
+                "# drawn: {} of {} games to the end, {} moves drawn, {} refused, {} wrong positions",
+                draw.to_end, args.games, draw.drawn, draw.refused, draw.wrong
+            )?;
+        }
+    }
+    if draw.wrong > 0 {
+        bail!("{} drawn moves read back to another position", draw.wrong);
+    }
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! `sprouts serve` (and `sprouts` with no arguments): the web UI.
+//!
+//! An axum server on 127.0.0.1 serves one self-contained page (HTML, CSS and JavaScript in one
+//! file, compiled into the binary) and a WebSocket at `/ws`. Every WebSocket connection is its
+//! own [`session::Session`]: the page's game lives on the server, in Rust (boards, players,
+//! drawing), and one page can never reach another's game, which is not even addressable from a
+//! connection. Heavy work (the computer's move, drawing a curve) runs on tokio's blocking
+//! threads with a stop flag, so the server keeps answering while it runs.
+
+pub(crate) mod protocol;
+pub(crate) mod session;
+pub(crate) mod sketch;
+
+use std::net::{Ipv4Addr, SocketAddr};
+
+use anyhow::Context;
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use futures_util::{SinkExt, StreamExt};
+use rand::Rng;
+use tokio::sync::mpsc;
+
+use protocol::{Pt, ServerMsg, encode};
+use session::{Job, JobResult, Reply, Session};
+
+/// The page: one file, no external asset.
+pub(crate) const PAGE: &str = include_str!("page.html");
+
+/// Arguments of `sprouts serve`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// The port to listen on (127.0.0.1 only); if it is taken, the next free one is used. 0
+    /// lets the system choose.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+impl ServeArgs {
+    /// The arguments of a plain `sprouts`: port 8080 (or the next free one), no browser opened.
+    pub(crate) fn default_args() -> ServeArgs {
+        ServeArgs {
+            port: 8080,
+            open: false,
+        }
+    }
+}
+
+/// How many ports after the asked one are tried when it is taken.
+const PORT_TRIES: u16 = 50;
+
+/// Runs the server until Ctrl+C.
+pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(args))
+}
+
+/// Binds the asked port or the next free one.
+async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+    let mut last = None;
+    let tries = if port == 0 { 1 } else { PORT_TRIES };
+    for p in (0..tries).filter_map(|i| port.checked_add(i)) {
+        match tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, p))).await {
+            Ok(l) => return Ok(l),
+            Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => last = Some(e),
+            Err(e) => return Err(e).with_context(|| format!("cannot listen on port {p}")),
+        }
+    }
+    Err(anyhow::anyhow!(
+        "ports {port} to {} are all taken{}",
+        port.saturating_add(tries - 1),
+        last.map(|e| format!(" ({e})")).unwrap_or_default()
+    ))
+}
+
+/// The server's routes.
+pub(crate) fn app() -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/ws", get(ws_upgrade))
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let listener = bind(args.port).await?;
+    let addr = listener.local_addr().context("no local address")?;
+    let url = format!("http://{addr}/");
+    println!("Sprouts is being served at {url} (Ctrl+C stops it)");
+    if args.open {
+        open_browser(&url);
+    }
+    axum::serve(listener, app())
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("the server stopped with an error")
+}
+
+/// Opens `url` in the system's browser, saying so if it cannot.
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(target_os = "windows") {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(cmd).arg(url).spawn() {
+        eprintln!("could not open a browser ({cmd}: {e}); open {url} yourself");
+    }
+}
+
+async fn index() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        PAGE,
+    )
+}
+
+async fn ws_upgrade(ws: WebSocketUpgrade) -> impl IntoResponse {
+    ws.max_message_size(protocol::MAX_MESSAGE_BYTES)
+        .on_upgrade(connection)
+}
+
+/// What comes back from the blocking threads.
+enum Event {
+    Animate(Vec<Pt>),
+    Done(Box<JobResult>),
+}
+
+/// One page's connection: its session, its messages, its jobs.
+async fn connection(socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
+    let (id, seed) = {
+        let mut rng = rand::rng();
+        (format!("{:016x}", rng.random::<u64>()), rng.random())
+    };
+    let mut session = Session::new(id, seed);
+    tracing::info!(session = session.id(), "page connected");
+    loop {
+        let reply = tokio::select! {
+            m = rx.next() => match m {
+                Some(Ok(Message::Text(t))) => session.handle_text(t.as_str()),
+                Some(Ok(Message::Binary(_))) => Reply {
+                    msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
+                    job: None,
+                },
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => continue,
+            },
+            Some(ev) = incoming.recv() => match ev {
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None },
+                Event::Done(result) => session.finish(*result),
+            },
+        };
+        if let Some(job) = reply.job {
+            spawn_job(job, events.clone());
+        }
+        for msg in reply.msgs {
+            if tx.send(Message::Text(encode(&msg).into())).await.is_err() {
+                tracing::info!(session = session.id(), "page gone");
+                return;
+            }
+        }
+    }
+    tracing::info!(session = session.id(), "page disconnected");
+}
+
+/// Runs a job on a blocking thread, forwarding its animation and its result.
+fn spawn_job(job: Job, events: mpsc::UnboundedSender<Event>) {
+    tokio::task::spawn_blocking(move || {
+        let forward = events.clone();
+        let mut last = std::time::Instant::now() - std::time::Duration::from_secs(1);
+        let result = job.run(&mut |points| {
+            // At most about 30 frames a second.
+            if last.elapsed() >= std::time::Duration::from_millis(30) {
+                last = std::time::Instant::now();
+                let _ = forward.send(Event::Animate(points.iter().map(|p| [p.x, p.y]).collect()));
+            }
+        });
+        let _ = events.send(Event::Done(Box::new(result)));
+    });
+}

@@ -1,0 +1,343 @@
+//! The messages between the page and the server: JSON text frames over a WebSocket.
+//!
+//! Every message is an object whose `type` names it. The page opens with
+//! `{"type":"hello","protocol":1}`; the server answers `welcome` with the session's id, which
+//! every later message from the page must carry (`session`). Messages that act on the game also
+//! carry `k`, the number of moves the page believes have been played: a message with another
+//! `k` is stale (the page has not yet seen a move) and is refused with an error, changing
+//! nothing. A message that cannot be decoded, or comes out of order, gets an `error` too.
+//!
+//! This module depends on serde alone, so that the fuzz target can include it as it is.
+
+#![allow(
+    unreachable_pub,
+    reason = "public so that the fuzz target can include this file as its own module"
+)]
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version: the page and the server must agree on it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest message the server reads (bytes); a longer one is refused undecoded.
+pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
+
+/// A point of the world, `[x, y]` in world pixels.
+pub type Pt = [f64; 2];
+
+/// One player, as the New game dialog describes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PlayerSpec {
+    /// A person at this page.
+    Human,
+    /// The computer, with a player spec such as `random`, `montecarlo:200`,
+    /// `parity-fast:2s`, `parity-sharp:depth=6` or `perfect:5s`.
+    Computer {
+        /// The player spec.
+        spec: String,
+    },
+}
+
+/// Normal play (who cannot move loses) or misère play (who cannot move wins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConventionName {
+    /// Who cannot move loses.
+    Normal,
+    /// Who cannot move wins.
+    Misere,
+}
+
+/// The drawing settings the page may change.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsMsg {
+    /// Minimum clearance `d0` (world pixels).
+    pub min_clearance: f64,
+    /// Comfort distance `D` (world pixels).
+    pub comfort_distance: f64,
+    /// Room against length `lambda`.
+    pub room_vs_length: f64,
+}
+
+/// A message from the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// The first message: the page's protocol version.
+    Hello {
+        /// Must be [`PROTOCOL_VERSION`].
+        protocol: u32,
+    },
+    /// Starts a new game.
+    NewGame {
+        /// The session id from `welcome`.
+        session: String,
+        /// Number of spots (at least 1).
+        spots: u32,
+        /// Normal or misère play.
+        convention: ConventionName,
+        /// Player 1 (Blue) and player 2 (Red).
+        players: [PlayerSpec; 2],
+        /// Who moves first: 0 (Blue) or 1 (Red).
+        first: u8,
+        /// The drawing area's size in world pixels (the page's canvas when the game starts).
+        width: f64,
+        /// See `width`.
+        height: f64,
+    },
+    /// Which spots can be reached from `from`, leaving on the side of `toward`.
+    Reach {
+        /// Session id.
+        session: String,
+        /// Moves played so far, as the page knows it.
+        k: u32,
+        /// The spot pressed.
+        from: u32,
+        /// A point of the world telling the side (the pointer).
+        toward: Pt,
+    },
+    /// A human move: from a spot to a spot, with the pointer's stroke (empty for a click move:
+    /// the shortest way) and the spots marked to be enclosed.
+    Draw {
+        /// Session id.
+        session: String,
+        /// Moves played so far.
+        k: u32,
+        /// The spot the curve leaves.
+        from: u32,
+        /// The spot it reaches.
+        to: u32,
+        /// The stroke in world coordinates, from near `from` to near `to` (may be empty).
+        #[serde(default)]
+        stroke: Vec<Pt>,
+        /// A point telling the side the curve leaves on (the press), if known.
+        #[serde(default)]
+        from_side: Option<Pt>,
+        /// A point telling the side it arrives on (the release), if known.
+        #[serde(default)]
+        to_side: Option<Pt>,
+        /// Spots the curve must enclose (their boundaries), with nothing else.
+        #[serde(default)]
+        marks: Vec<u32>,
+    },
+    /// Undoes the last step.
+    Undo {
+        /// Session id.
+        session: String,
+        /// Moves played so far.
+        k: u32,
+    },
+    /// Redoes the last undone step.
+    Redo {
+        /// Session id.
+        session: String,
+        /// Moves played so far.
+        k: u32,
+    },
+    /// Pauses a game between computers (or resumes it).
+    Pause {
+        /// Session id.
+        session: String,
+        /// True to pause, false to resume.
+        paused: bool,
+    },
+    /// Stops the computation running now (Space).
+    Stop {
+        /// Session id.
+        session: String,
+    },
+    /// Asks for the game as saved-game JSON.
+    Save {
+        /// Session id.
+        session: String,
+    },
+    /// Asks for the log as text.
+    SaveLog {
+        /// Session id.
+        session: String,
+    },
+    /// Loads a saved game (its JSON text), keeping the players.
+    Load {
+        /// Session id.
+        session: String,
+        /// The saved game.
+        json: String,
+    },
+    /// Changes the drawing settings.
+    Settings {
+        /// Session id.
+        session: String,
+        /// The new settings.
+        settings: SettingsMsg,
+    },
+    /// Changes the players (between moves).
+    Players {
+        /// Session id.
+        session: String,
+        /// Player 1 and player 2.
+        players: [PlayerSpec; 2],
+    },
+}
+
+/// A spot as the page draws it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpotMsg {
+    /// Identity.
+    pub id: u32,
+    /// Centre x (world).
+    pub x: f64,
+    /// Centre y (world).
+    pub y: f64,
+    /// Drawn radius.
+    pub r: f64,
+    /// Lives left.
+    pub lives: u8,
+}
+
+/// The whole state the page shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StateMsg {
+    /// Moves played.
+    pub k: u32,
+    /// World width.
+    pub width: f64,
+    /// World height.
+    pub height: f64,
+    /// The spots.
+    pub spots: Vec<SpotMsg>,
+    /// The curves, each a list of cubic pieces `[x0,y0,x1,y1,x2,y2,x3,y3]`.
+    pub curves: Vec<Vec<[f64; 8]>>,
+    /// The player to move (0 Blue, 1 Red), or the loser/winner's index when over.
+    pub to_move: u8,
+    /// Whether the player to move is a person.
+    pub human_to_move: bool,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// The winner's index when over.
+    pub winner: Option<u8>,
+    /// The status line.
+    pub status: String,
+    /// Whether undo and redo are possible.
+    pub can_undo: bool,
+    /// See `can_undo`.
+    pub can_redo: bool,
+    /// Whether a game between computers is paused.
+    pub paused: bool,
+    /// Whether the computer is thinking or a curve is being drawn.
+    pub busy: bool,
+    /// The players.
+    pub players: [PlayerSpec; 2],
+    /// Normal or misère.
+    pub convention: ConventionName,
+    /// The drawing settings.
+    pub settings: SettingsMsg,
+    /// The moves in words, in order.
+    pub moves: Vec<String>,
+    /// The position in GLOP notation (for tests and the curious).
+    pub glop: String,
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`.
+    Welcome {
+        /// The protocol version.
+        protocol: u32,
+        /// The session id the page must send back.
+        session: String,
+    },
+    /// The state after anything changed.
+    State(Box<StateMsg>),
+    /// The spots reachable from a pressed spot.
+    Reachable {
+        /// The spot pressed.
+        from: u32,
+        /// The spots that can be reached (lit up).
+        spots: Vec<u32>,
+    },
+    /// An intermediate polyline of a curve being drawn (for animation).
+    Animate {
+        /// The polyline.
+        points: Vec<Pt>,
+    },
+    /// A move the rules allow was not drawn: the reason, for the status line.
+    Refused {
+        /// Why, in words, without pixel numbers.
+        reason: String,
+    },
+    /// A bad message: it changed nothing.
+    Error {
+        /// What was wrong.
+        message: String,
+    },
+    /// A line of the log.
+    Log {
+        /// The line.
+        line: String,
+    },
+    /// The game as saved-game JSON (answer to `save`).
+    Saved {
+        /// The JSON text.
+        json: String,
+    },
+    /// The log as text (answer to `save_log`).
+    LogText {
+        /// The text.
+        text: String,
+    },
+}
+
+/// Why a text is not a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError(pub String);
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Decodes a message from the page. Never panics, whatever the text.
+///
+/// # Errors
+/// Too long, not JSON, not an object with a known `type`, or fields missing or wrong.
+pub fn decode(text: &str) -> Result<ClientMsg, DecodeError> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(DecodeError(format!(
+            "message too long ({} bytes, at most {MAX_MESSAGE_BYTES})",
+            text.len()
+        )));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| DecodeError(format!("not JSON: {e}")))?;
+    let Some(kind) = value.get("type").and_then(|t| t.as_str()) else {
+        return Err(DecodeError(
+            "a message must be an object with a string `type`".into(),
+        ));
+    };
+    let kind = kind.to_string();
+    serde_json::from_value(value).map_err(|e| {
+        let text = e.to_string();
+        if text.starts_with("unknown variant") {
+            DecodeError(format!("unknown message type `{kind}`"))
+        } else {
+            DecodeError(format!("bad `{kind}` message: {text}"))
+        }
+    })
+}
+
+/// Encodes a message to the page.
+pub fn encode(msg: &ServerMsg) -> String {
+    // Serialising these plain structs cannot fail (no maps with non-string keys); a NaN would be
+    // written as null by serde_json, which the page tolerates.
+    serde_json::to_string(msg).unwrap_or_else(|e| {
+        format!(
+            "{{\"type\":\"error\",\"message\":{}}}",
+            serde_json::Value::String(e.to_string())
+        )
+    })
+}
