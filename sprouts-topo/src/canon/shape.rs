@@ -216,15 +216,24 @@ pub(crate) fn build(
             for &c in &pos.corners[w[0] as usize..w[1] as usize] {
                 let i = c.index();
                 let l = lives_of[i];
+                if l == 0 {
+                    // A stump: no lives to count, kept only if stumps are.
+                    if !mode.drop_stumps {
+                        let repeated = mode.glop && kept.len() > start && kept[kept.len() - 1] == c;
+                        if !repeated {
+                            kept.push(c);
+                        }
+                    }
+                    continue;
+                }
                 let info = &mut spots[i];
                 if info.stamp != pass {
                     info.stamp = pass;
                     lives += u32::from(l);
                 }
                 // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
-                if (!mode.drop_stumps || l > 0)
-                    && !(mode.glop && kept.len() > start && kept[kept.len() - 1] == c)
-                {
+                let repeated = mode.glop && kept.len() > start && kept[kept.len() - 1] == c;
+                if !repeated {
                     kept.push(c);
                 }
             }
