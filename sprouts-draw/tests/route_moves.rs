@@ -92,8 +92,7 @@ fn check(label: &str, t: &Tally) {
 }
 
 /// Every legal move from every position reachable in three moves from one spot, two moves from
-/// two spots, and
-/// in one move from three spots.
+/// two spots, and one move from three spots.
 #[test]
 fn every_move_from_small_positions() {
     for (n, depth) in [(1, 3), (2, 2), (3, 1)] {

@@ -299,6 +299,9 @@ struct Prepared {
     method: RouteMethod,
 }
 
+/// A segment closed to the path, with its half-width.
+type Wall = (Point, Point, f64);
+
 /// Most states the parity search keeps before it gives up.
 const MAX_STATES: usize = 3_000_000;
 
@@ -415,7 +418,7 @@ fn prepare(
     let (sources, targets) = ends(&grid, wall_dir);
     // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
     // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
-    let loop_walls = |inside: &[Point]| -> Option<(Vec<(Point, Point, f64)>, Vector)> {
+    let loop_walls = |inside: &[Point]| -> Option<(Vec<Wall>, Vector)> {
         if !same_corner || inside.is_empty() {
             return None;
         }
