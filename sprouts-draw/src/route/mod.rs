@@ -299,6 +299,9 @@ struct Prepared {
     method: RouteMethod,
 }
 
+/// A segment closed to the path, with its half-width.
+type Wall = (Point, Point, f64);
+
 /// Most states the parity search keeps before it gives up.
 const MAX_STATES: usize = 3_000_000;
 
@@ -400,17 +403,51 @@ fn prepare(
         radius: rb,
         corners: vec![plan.to],
     };
-    let mut sources = grid.terminal_cells(analysis, &t_from);
-    let mut targets = grid.terminal_cells(analysis, &t_to);
-    if let Some(u) = wall_dir {
-        let side = |c: &Cell| {
-            let p = grid.centre(*c);
-            certified::orient(ca, ca + u, p)
+    // The cells to leave from and arrive at (on either side of a loop's wall).
+    let ends = |grid: &FreeGrid, wall: Option<Vector>| {
+        let mut sources = grid.terminal_cells(analysis, &t_from);
+        let mut targets = grid.terminal_cells(analysis, &t_to);
+        if let Some(u) = wall {
+            let side = |c: &Cell| certified::orient(ca, ca + u, grid.centre(*c));
+            let ahead = |c: &Cell| (grid.centre(*c) - ca).dot(&u) > 0.0;
+            sources.retain(|c| side(c) == certified::Orientation::CounterClockwise && ahead(c));
+            targets.retain(|c| side(c) == certified::Orientation::Clockwise && ahead(c));
+        }
+        (sources, targets)
+    };
+    let (sources, targets) = ends(&grid, wall_dir);
+    // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
+    // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
+    let loop_walls = |inside: &[Point]| -> Option<(Vec<Wall>, Vector)> {
+        if !same_corner || inside.is_empty() {
+            return None;
+        }
+        let hw = 1.5 * scene.d0;
+        let (root, u) = match sector_a {
+            Some((ts, w)) => {
+                let t = ts + 0.5 * w;
+                let u = Vector::new(t.cos(), t.sin());
+                (ca + u * (ra + 3.0 * scene.d0), u)
+            }
+            None => {
+                let near = inside
+                    .iter()
+                    .min_by(|p, q| (*p - ca).norm().total_cmp(&(*q - ca).norm()))?;
+                let v = near - ca;
+                if v.norm() < 1e-9 {
+                    return None;
+                }
+                (ca, v.normalize())
+            }
         };
-        let ahead = |c: &Cell| (grid.centre(*c) - ca).dot(&u) > 0.0;
-        sources.retain(|c| side(c) == certified::Orientation::CounterClockwise && ahead(c));
-        targets.retain(|c| side(c) == certified::Orientation::Clockwise && ahead(c));
-    }
+        let mut w = vec![(ca, root, hw)];
+        w.extend(inside.iter().map(|&p| (root, p, hw)));
+        if sector_a.is_none() {
+            let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+            w.push((ca - n, ca + n, cell));
+        }
+        Some((w, u))
+    };
     if sources.is_empty() {
         return Err(Refusal::NoRoomAtSpot(a));
     }
@@ -472,20 +509,45 @@ fn prepare(
             let cells =
                 planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES);
             if let Some(cells) = cells {
-                found = Some((polyline(&grid, ca, &cells, cb), RouteMethod::Shortest));
+                let route = polyline(&grid, ca, &cells, cb);
+                let pulled = string_pull(&grid, &route, &scene, &[a, b]);
+                let route = if judge(&pulled) { pulled } else { route };
+                found = Some((route, RouteMethod::Shortest));
             }
         } else {
             let e = enclosure.as_ref().expect("hypotheses need an enclosure");
-            for want_inside in &hypotheses {
-                if let Some((route, rays)) = marked_search(
-                    &grid,
-                    &scene,
-                    e,
-                    (ca, &sources),
-                    (cb, &targets),
-                    want_inside,
-                ) && judge(&route)
-                {
+            'hyp: for want_inside in &hypotheses {
+                let inside: Vec<Point> = e
+                    .others
+                    .iter()
+                    .zip(want_inside)
+                    .filter(|(_, w)| **w)
+                    .map(|(o, _)| o.1)
+                    .collect();
+                let walled = loop_walls(&inside).map(|(w, u)| {
+                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let (s, t) = ends(&g, Some(u));
+                    (g, s, t)
+                });
+                let tries = walled
+                    .iter()
+                    .map(|(g, s, t)| (g, s, t))
+                    .chain(std::iter::once((&grid, &sources, &targets)));
+                for (g, srcs, tgts) in tries {
+                    if srcs.is_empty() || tgts.is_empty() {
+                        continue;
+                    }
+                    let Some((route, rays)) =
+                        marked_search(g, &scene, e, (ca, srcs), (cb, tgts), want_inside)
+                    else {
+                        continue;
+                    };
+                    if !judge(&route) {
+                        continue;
+                    }
+                    // Shorten within the homotopy class, on the grid it was found on.
+                    let pulled = string_pull(g, &route, &scene, &[a, b]);
+                    let route = if judge(&pulled) { pulled } else { route };
                     found = Some((
                         route,
                         if rays == 0 {
@@ -494,7 +556,7 @@ fn prepare(
                             RouteMethod::Parity(rays)
                         },
                     ));
-                    break;
+                    break 'hyp;
                 }
             }
         }
@@ -522,14 +584,7 @@ fn prepare(
     };
     observer(&route);
 
-    // Shorten within the homotopy class, then relax.
-    let route = if method == RouteMethod::Stroke {
-        route
-    } else {
-        let pulled = string_pull(&grid, &route, &scene, &[a, b]);
-        if judge(&pulled) { pulled } else { route }
-    };
-    observer(&route);
+    // Relax.
     let band = BandSettings::from_settings(settings);
     let relaxed = band::relax(&route, &scene, &[a, b], &band, observer);
     let route = if judge(&relaxed) { relaxed } else { route };
