@@ -202,3 +202,117 @@ impl Solver {
         Ok(stats)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+    use crate::solver::SolverConfig;
+
+    fn solver() -> Solver {
+        Solver::new(SolverConfig {
+            threads: 1,
+            ..SolverConfig::default()
+        })
+    }
+
+    fn image(entries: &[Entry]) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend(postcard::to_stdvec(entries).unwrap());
+        bytes
+    }
+
+    fn entry(land: &str, nimber: Option<u32>, wins: u64) -> Entry {
+        Entry {
+            land: land.into(),
+            nimber,
+            wins,
+        }
+    }
+
+    #[test]
+    fn save_then_load_gives_the_same_table_and_no_search() {
+        let a = solver();
+        a.nimber(&Position::new(5), &Limits::none());
+        let mut bytes = Vec::new();
+        a.save(&mut bytes).unwrap();
+        let b = solver();
+        let stats = b.load(bytes.as_slice()).unwrap();
+        assert_eq!(stats.entries, a.table_len());
+        assert_eq!(stats.new_lands, a.table_len());
+        assert_eq!(a.inner.facts.entries(), b.inner.facts.entries());
+        let again = b.nimber(&Position::new(5), &Limits::none());
+        assert_eq!(again.nodes, 0);
+        // Loading twice adds nothing new.
+        assert_eq!(b.load(bytes.as_slice()).unwrap().new_lands, 0);
+        // Merging solvers.
+        let c = solver();
+        c.merge_from(&a).unwrap();
+        assert_eq!(c.table_len(), a.table_len());
+    }
+
+    #[test]
+    fn bad_files_are_refused_and_change_nothing() {
+        let s = solver();
+        assert!(matches!(s.load(&b""[..]), Err(DbError::BadMagic)));
+        assert!(matches!(
+            s.load(&b"NOTADB\0\0\0\0\0\0"[..]),
+            Err(DbError::BadMagic)
+        ));
+        let mut v2 = MAGIC.to_vec();
+        v2.extend_from_slice(&2u32.to_le_bytes());
+        assert!(matches!(
+            s.load(v2.as_slice()),
+            Err(DbError::Version { found: 2, .. })
+        ));
+        let good = image(&[entry("0*2", Some(0), 0b10)]);
+        assert!(matches!(
+            s.load(&good[..good.len() - 2]),
+            Err(DbError::Decode(_))
+        ));
+        for bad in [
+            entry("0*2.Q", Some(0), 0),  // not notation
+            entry("0.0", Some(0), 0),    // not the canonical form
+            entry("0+0", Some(0), 0),    // two lands
+            entry("0*2", Some(1), 0b10), // nimber listed as a win
+        ] {
+            let bytes = image(&[entry("0*3", Some(1), 1), bad]);
+            assert!(
+                matches!(
+                    s.load(bytes.as_slice()),
+                    Err(DbError::BadEntry { index: 1, .. })
+                ),
+                "entry accepted"
+            );
+        }
+        assert_eq!(s.table_len(), 0, "a refused file adds nothing");
+        s.load(good.as_slice()).unwrap();
+        let conflicting = image(&[entry("0*2", Some(1), 0)]);
+        assert!(matches!(
+            s.load(conflicting.as_slice()),
+            Err(DbError::Conflict { .. })
+        ));
+        assert_eq!(s.known_nimber("0*2").map(|n| n.0), Some(0));
+    }
+
+    #[test]
+    fn export_lists_losing_couples() {
+        let s = solver();
+        s.nimber(&Position::new(3), &Limits::none());
+        let mut text = Vec::new();
+        let stats = s.export_losing_couples(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(text.lines().count(), stats.couples);
+        assert!(text.lines().any(|l| l == "0*3+*1"), "{text}");
+        // Every exported couple is a loss when solved afresh.
+        let fresh = solver();
+        for line in text.lines() {
+            let (land, k) = line.rsplit_once("+*").unwrap();
+            let pos = Position::parse_glop(land).unwrap();
+            let k: u32 = k.parse().unwrap();
+            let got = fresh.couple_outcome(&pos, crate::impartial::Nimber(k), &Limits::none());
+            assert_eq!(got.value, Some(crate::impartial::Outcome::Loss), "{line}");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! `sprouts solve` and `sprouts analyse`, run as a user runs them.
+
+use std::process::{Command, Output};
+
+fn sprouts(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sprouts"))
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("RUST_LIB_BACKTRACE")
+        .output()
+        .expect("the sprouts binary runs")
+}
+
+fn stdout_ok(args: &[&str]) -> String {
+    let out = sprouts(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn solve_prints_outcomes_and_nimbers_of_starts() {
+    let text = stdout_ok(&["solve", "--spots", "1..=5", "--nimber", "--threads", "1"]);
+    let verdicts: Vec<(String, String)> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[1].to_string(), f[2].to_string())
+        })
+        .collect();
+    let expect = [("L", 0), ("L", 0), ("W", 1), ("W", 1), ("W", 1)];
+    assert_eq!(verdicts.len(), 5, "{text}");
+    for ((o, n), (eo, en)) in verdicts.iter().zip(expect) {
+        assert_eq!(o, eo, "{text}");
+        assert_eq!(n, &format!("nimber {en}"), "{text}");
+    }
+}
+
+#[test]
+fn solve_json_has_one_object_per_position() {
+    let text = stdout_ok(&[
+        "solve",
+        "0*2.AB|AB",
+        "0*3",
+        "--json",
+        "--nimber",
+        "--threads",
+        "2",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("{\"position\":\"0*2.AB|AB\""),
+        "{text}"
+    );
+    assert!(lines[1].contains("\"outcome\":\"W\""), "{text}");
+    assert!(lines[1].contains("\"nimber\":1"), "{text}");
+    assert!(lines[1].contains("\"nodes\":"), "{text}");
+}
+
+#[test]
+fn a_tiny_node_budget_gives_unknown() {
+    let text = stdout_ok(&["solve", "0*8", "--nodes", "5", "--threads", "1"]);
+    assert!(text.starts_with("0*8\tunknown"), "{text}");
+}
+
+#[test]
+fn the_database_is_saved_reused_and_exported() {
+    let dir = std::env::temp_dir().join(format!("sprouts-solve-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("db.bin");
+    let export = dir.join("couples.txt");
+    let db_s = db.to_str().unwrap();
+    let first = stdout_ok(&["solve", "--spots", "6", "--threads", "1", "--db", db_s]);
+    assert!(db.exists());
+    let second = stdout_ok(&[
+        "solve",
+        "--spots",
+        "6",
+        "--threads",
+        "1",
+        "--db",
+        db_s,
+        "--export",
+        export.to_str().unwrap(),
+    ]);
+    let nodes = |t: &str| -> u64 {
+        t.split('\t')
+            .nth(2)
+            .unwrap()
+            .trim_end_matches(" nodes")
+            .parse()
+            .unwrap()
+    };
+    assert!(nodes(&first) > 0, "{first}");
+    assert_eq!(
+        nodes(&second),
+        0,
+        "the second run answers from the database: {second}"
+    );
+    let couples = std::fs::read_to_string(&export).unwrap();
+    assert!(couples.lines().any(|l| l == "0*6+*0"), "{couples}");
+    // A broken database is refused with a message, not a panic.
+    std::fs::write(&db, b"SPROUTDB\x01\x00\x00\x00\xff\xff").unwrap();
+    let out = sprouts(&["solve", "0*2", "--db", db_s]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot load the database"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    for args in [
+        &["solve", "0*2.Q"][..],
+        &["solve", "--spots", "5..=2"],
+        &["solve", "--spots", "x"],
+        &["solve"],
+        &["solve", "0*2", "--threads", "0"],
+        &["solve", "0*2", "--time", "-1"],
+        &["analyse", "(("],
+    ] {
+        let out = sprouts(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn analyse_prints_form_parts_moves_and_verdict() {
+    let text = stdout_ok(&["analyse", "0*4.A|0*4.A+0*2.AB|AB", "--threads", "1"]);
+    assert!(text.contains("canonical: 0*2.AB|AB+0*4.A|0*4.A"), "{text}");
+    assert!(text.contains("parts: 2"), "{text}");
+    assert!(text.contains("distinct moves: "), "{text}");
+    assert!(text.contains("verdict: the player to move"), "{text}");
+}
