@@ -415,6 +415,50 @@ impl Board {
         }
     }
 
+    /// The spots a curve leaving `from` on `side` can reach, each with the side it would
+    /// arrive on and the length of the way (spec 3.1: for lighting them up). If the side asked
+    /// for leads nowhere and another side of the spot does, that one is taken.
+    ///
+    /// # Errors
+    /// A [`crate::Refusal`] for an unknown spot, a spot with no life, or a side it does not have.
+    pub fn reachable(
+        &self,
+        from: SpotId,
+        side: crate::Side,
+    ) -> Result<crate::Reachable, crate::Refusal> {
+        crate::route::reachable(self, from, side)
+    }
+
+    /// Draws a person's move (spec 3): from spot `a` on a side to spot `b` on a side, enclosing
+    /// the marked spots' boundaries and no others (or the shortest way, without marks), along
+    /// the stroke if it is usable. `observer` sees the route as it is found and relaxed. The
+    /// move drawn is the one the curve makes, checked by the authority check.
+    ///
+    /// # Errors
+    /// A [`crate::Refusal`] saying why; the board is then exactly as it was.
+    pub fn draw_request(
+        &mut self,
+        request: &crate::DrawRequest,
+        observer: &mut dyn FnMut(&[sprouts_geom::Point]),
+    ) -> Result<crate::DrawnMove, crate::Refusal> {
+        crate::route::draw_request(self, request, observer)
+    }
+
+    /// Draws the computer's move `mv` (a move of [`Board::position`]) as intended (spec 5.9):
+    /// its interchangeable boundaries chosen by the nearest-cluster rule, a marked route, and
+    /// if the marks cannot be applied the shortest way, kept only if it is the same move.
+    ///
+    /// # Errors
+    /// A [`crate::Refusal`] saying why (for the ladder of spec 4.1 to act on); the board is
+    /// then exactly as it was.
+    pub fn draw_move(
+        &mut self,
+        mv: &Move,
+        observer: &mut dyn FnMut(&[sprouts_geom::Point]),
+    ) -> Result<crate::DrawnMove, crate::Refusal> {
+        crate::route::draw_move(self, mv, observer)
+    }
+
     /// Replaces the words of the moves (a saved game keeps the words it was written with).
     pub(crate) fn set_words(&mut self, words: Vec<String>) {
         for (m, w) in self.state.moves.iter_mut().zip(words) {

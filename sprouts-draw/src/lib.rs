@@ -17,6 +17,10 @@
 //!   room for.
 //! - [`SavedGame`]: the versioned JSON format of a game.
 //! - [`svg`]: SVG (and PNG, feature `png`, on by default) pictures of a board.
+//! - Drawing a move (spec 3): [`Board::reachable`] (the spots a curve can reach from a side),
+//!   [`Board::draw_request`] (a person's move: spots, sides, marks, stroke) and
+//!   [`Board::draw_move`] (the computer's `sprouts-topo` move), each a checked transaction that
+//!   draws a certified spline or returns a [`Refusal`] saying why not.
 //! - `testing` (feature `testing`): a grid drawer that draws random legal moves, for tests and
 //!   benches here and in the crates that build on this one.
 //!
@@ -57,6 +61,7 @@ mod analyse;
 mod board;
 mod drawing;
 mod near;
+mod route;
 mod saved;
 pub mod svg;
 #[cfg(feature = "testing")]
@@ -73,4 +78,5 @@ pub use drawing::{
     Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
     Settings, WorldSize,
 };
+pub use route::{BandSettings, DrawRequest, DrawnMove, Reachable, Refusal, RouteMethod, Side};
 pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use sprouts_topo::Position;
 
 use super::{MisereConfig, MisereStats};
@@ -25,6 +25,17 @@ struct Land {
     children: Option<Children>,
 }
 
+/// An infinite proof or disproof number: the state is proven the other way.
+const INF: u32 = u32::MAX;
+
+/// The sum of two proof numbers: infinite when one is, otherwise capped below infinity.
+fn add(a: u32, b: u32) -> u32 {
+    match (a, b) {
+        (INF, _) | (_, INF) => INF,
+        _ => a.saturating_add(b).min(INF - 1),
+    }
+}
+
 /// A limit struck: the work is abandoned, what was proven is kept.
 #[derive(Debug)]
 struct Aborted;
@@ -45,6 +56,8 @@ pub(super) struct Search {
     /// Proven outcomes (true: won for the player to move) of states, keyed by the context's id
     /// followed by the unsolved lands.
     table: FxHashMap<Box<[u32]>, bool>,
+    /// Proof and disproof numbers of states searched but not proven.
+    numbers: FxHashMap<Box<[u32]>, (u32, u32)>,
     nodes: u64,
 }
 
@@ -56,6 +69,7 @@ impl Search {
             lands: Vec::new(),
             index: FxHashMap::default(),
             table: FxHashMap::default(),
+            numbers: FxHashMap::default(),
             nodes: 0,
         }
     }
@@ -75,7 +89,7 @@ impl Search {
         let ids: Vec<LandId> = lands.iter().map(|form| self.intern(form)).collect();
         let res = self
             .settle(ids, TreeId::ZERO, limits)
-            .and_then(|state| self.won(&state, limits));
+            .and_then(|state| self.decide(&state, limits));
         (res.ok().map(Outcome::from_win), self.nodes)
     }
 
@@ -232,68 +246,204 @@ impl Search {
         }
     }
 
-    /// Whether the player to move wins the settled `state`.
-    fn won(&mut self, state: &State, limits: &Limits) -> Result<bool, Aborted> {
+    /// Whether the player to move wins the settled `state`: a depth-first proof-number search
+    /// (df-pn; Nagai 2002, after Allis's proof-number search, 1994), which always expands the
+    /// child that looks cheapest to decide and so does not sink into the first child.
+    ///
+    /// Every state has a proof number (how many unknown states must at least be decided to show
+    /// it won) and a disproof number (to show it lost): a state is won when one child is lost,
+    /// so its proof number is the least disproof number of its children, and lost when every child
+    /// is won, so its disproof number is the sum of their proof numbers. Proven outcomes go to the
+    /// table; the numbers of unproven states are kept beside it, so work is never lost.
+    fn decide(&mut self, state: &State, limits: &Limits) -> Result<bool, Aborted> {
         if let Some(known) = self.known(state) {
             return Ok(known);
         }
+        let key = Self::key(state);
+        self.mid(state, &key, INF, INF, limits)?;
+        Ok(*self
+            .table
+            .get(&key)
+            .expect("a search without thresholds proves its state"))
+    }
+
+    /// The proof and disproof numbers of a settled state.
+    fn numbers(&self, state: &State, key: &[u32]) -> (u32, u32) {
+        let proven = match state.lands.is_empty() {
+            true => Some(self.store.outcome(state.context) == Outcome::Win),
+            false => self.table.get(key).copied(),
+        };
+        match proven {
+            Some(true) => (0, INF),
+            Some(false) => (INF, 0),
+            None => self.numbers.get(key).copied().unwrap_or((1, 1)),
+        }
+    }
+
+    /// One df-pn step: searches `state` until its proof number reaches `th_proof` or its
+    /// disproof number reaches `th_disproof` (or it is proven).
+    fn mid(
+        &mut self,
+        state: &State,
+        key: &[u32],
+        th_proof: u32,
+        th_disproof: u32,
+        limits: &Limits,
+    ) -> Result<(), Aborted> {
         self.tick(limits)?;
-        // Every child, settled; a child known to be lost ends the search at once.
-        let mut open: Vec<(u32, State)> = Vec::new();
-        let mut won = false;
-        'children: {
-            for idx in 0..state.lands.len() {
-                let land = state.lands[idx];
-                if idx > 0 && state.lands[idx - 1] == land {
-                    continue;
-                }
-                let children = self.children(land);
-                for child in children.iter() {
-                    let mut lands = Vec::with_capacity(state.lands.len() + child.len());
-                    lands.extend_from_slice(&state.lands[..idx]);
-                    lands.extend_from_slice(&state.lands[idx + 1..]);
-                    lands.extend_from_slice(child);
-                    let next = self.settle(lands, state.context, limits)?;
-                    match self.known(&next) {
-                        Some(false) => {
-                            won = true;
-                            break 'children;
-                        }
-                        Some(true) => {}
-                        None => open.push((self.weight(&next), next)),
-                    }
+        let Some(children) = self.expand(state, limits)? else {
+            // A child is known to be lost.
+            self.numbers.remove(key);
+            self.table.insert(key.into(), true);
+            return Ok(());
+        };
+        loop {
+            let mut proof = INF;
+            let mut second = INF;
+            let mut disproof = 0u32;
+            let mut best = 0;
+            for (idx, (child, child_key)) in children.iter().enumerate() {
+                let (child_proof, child_disproof) = self.numbers(child, child_key);
+                disproof = add(disproof, child_proof);
+                if child_disproof < proof {
+                    second = proof;
+                    proof = child_disproof;
+                    best = idx;
+                } else if child_disproof < second {
+                    second = child_disproof;
                 }
             }
-            for &option in self.store.options(state.context).to_vec().iter() {
-                let next = State {
-                    lands: state.lands.clone(),
-                    context: option,
-                };
-                match self.known(&next) {
-                    Some(false) => {
-                        won = true;
-                        break 'children;
-                    }
+            if proof == 0 || disproof == 0 {
+                self.numbers.remove(key);
+                self.table.insert(key.into(), proof == 0);
+                return Ok(());
+            }
+            if proof >= th_proof || disproof >= th_disproof {
+                self.numbers.insert(key.into(), (proof, disproof));
+                return Ok(());
+            }
+            let (child, child_key) = &children[best];
+            let (child_proof, _) = self.numbers(child, child_key);
+            let child_th_proof = match th_disproof {
+                INF => INF,
+                th => (u64::from(th) - u64::from(disproof) + u64::from(child_proof))
+                    .min(u64::from(INF - 1)) as u32,
+            };
+            let child_th_disproof = th_proof.min(add(second, 1));
+            self.mid(child, child_key, child_th_proof, child_th_disproof, limits)?;
+        }
+    }
+
+    /// The settled children of `state` with their keys, the lightest first, or `None` when one of
+    /// them is known to be lost. Children are first probed without new work.
+    fn expand(
+        &mut self,
+        state: &State,
+        limits: &Limits,
+    ) -> Result<Option<Vec<KeyedState>>, Aborted> {
+        let mut open: Vec<(u32, Vec<LandId>, TreeId)> = Vec::new();
+        for idx in 0..state.lands.len() {
+            let land = state.lands[idx];
+            if idx > 0 && state.lands[idx - 1] == land {
+                continue;
+            }
+            let children = self.children(land);
+            for child in children.iter() {
+                let mut lands = Vec::with_capacity(state.lands.len() + child.len());
+                lands.extend_from_slice(&state.lands[..idx]);
+                lands.extend_from_slice(&state.lands[idx + 1..]);
+                lands.extend_from_slice(child);
+                match self.probe(&lands, state.context) {
+                    Some(false) => return Ok(None),
                     Some(true) => {}
-                    None => open.push((self.weight(&next), next)),
-                }
-            }
-            // Smaller positions first: they are decided faster.
-            open.sort_by_key(|(weight, _)| *weight);
-            for (_, next) in &open {
-                if !self.won(next, limits)? {
-                    won = true;
-                    break 'children;
+                    None => open.push((self.weight(&lands, state.context), lands, state.context)),
                 }
             }
         }
-        self.table.insert(Self::key(state), won);
-        Ok(won)
+        for &option in self.store.options(state.context).to_vec().iter() {
+            match self.probe(&state.lands, option) {
+                Some(false) => return Ok(None),
+                Some(true) => {}
+                None => open.push((
+                    self.weight(&state.lands, option),
+                    state.lands.clone(),
+                    option,
+                )),
+            }
+        }
+        open.sort_by_key(|(weight, _, _)| *weight);
+        let mut children: Vec<KeyedState> = Vec::with_capacity(open.len());
+        let mut seen: FxHashSet<Box<[u32]>> = FxHashSet::default();
+        for (_, lands, context) in open {
+            let next = self.settle(lands, context, limits)?;
+            let key = Self::key(&next);
+            if self.known(&next) == Some(false) {
+                return Ok(None);
+            }
+            if seen.insert(key.clone()) {
+                children.push((next, key));
+            }
+        }
+        Ok(Some(children))
     }
 
-    /// The order in which unknown children are searched: fewest lives first.
-    fn weight(&self, state: &State) -> u32 {
-        state.lands.iter().map(|&l| self.land(l).lives).sum::<u32>()
-            + self.store.birthday(state.context)
+    /// The outcome of the position `lands` beside `context` when it is known without new work:
+    /// lands with known trees are added to the context, and the state must then be the settled
+    /// state (no land left that settling would solve).
+    fn probe(&mut self, lands: &[LandId], mut context: TreeId) -> Option<bool> {
+        let mut open: Vec<LandId> = Vec::with_capacity(lands.len());
+        for &land in lands {
+            let entry = self.land(land);
+            match entry.tree {
+                Some(tree) => context = self.store.sum(context, tree),
+                None if entry.lives <= self.config.tree_lives => return None,
+                None => open.push(land),
+            }
+        }
+        if open.len() >= 2 {
+            let largest = open
+                .iter()
+                .copied()
+                .max_by_key(|&l| (self.land(l).lives, std::cmp::Reverse(l)))
+                .expect("two lands");
+            if open
+                .iter()
+                .any(|&l| l != largest && self.land(l).lives <= self.config.side_tree_lives)
+            {
+                return None;
+            }
+        }
+        open.sort_unstable();
+        self.known(&State {
+            lands: open,
+            context,
+        })
+    }
+
+    /// The order in which unknown children are searched: the fewest lives left in lands that
+    /// settling will not solve first (a child that splits into small lands is nearly decided),
+    /// then the smaller context.
+    fn weight(&self, lands: &[LandId], context: TreeId) -> u32 {
+        let big: Vec<u32> = lands
+            .iter()
+            .map(|&l| self.land(l))
+            .filter(|l| l.tree.is_none() && l.lives > self.config.tree_lives)
+            .map(|l| l.lives)
+            .collect();
+        let largest = big.iter().copied().max().unwrap_or(0);
+        let searched: u32 = largest
+            + big
+                .iter()
+                .filter(|&&l| l > self.config.side_tree_lives)
+                .sum::<u32>()
+            - if largest > self.config.side_tree_lives {
+                largest
+            } else {
+                0
+            };
+        searched * 64 + self.store.birthday(context)
     }
 }
+
+/// A child state with its key.
+type KeyedState = (State, Box<[u32]>);

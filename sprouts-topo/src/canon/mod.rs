@@ -167,9 +167,24 @@ pub struct Canonicalizer {
     render: render::RenderScratch,
     lands: Vec<(u32, u32)>,
     buf: String,
-    /// Forms of lands already written, by the land's exact shape (see [`Canonicalizer::remember_lands`]).
-    memo: Option<FxHashMap<Vec<u32>, (String, bool)>>,
+    /// Whether land forms are remembered (see [`Canonicalizer::remember_lands`]).
+    memo_on: bool,
+    /// Forms of lands already written, by the land's exact shape: a range of `memo_text` and
+    /// whether the form is exact. Kept allocated while off, and cleared when turned on.
+    memo: FxHashMap<Box<[u32]>, (u32, u32, bool)>,
+    memo_text: String,
     memo_key: Vec<u32>,
+    /// Storage for [`Position::for_each_child_lands`].
+    pub(crate) child_bufs: ChildBufs,
+}
+
+/// Storage reused by [`Position::for_each_child_lands`]: the children's forms and a child.
+#[derive(Default, Debug)]
+pub(crate) struct ChildBufs {
+    pub(crate) arena: String,
+    pub(crate) spans: Vec<(u32, u32, bool)>,
+    pub(crate) child: Option<Position>,
+    pub(crate) text: String,
 }
 
 impl Canonicalizer {
@@ -183,7 +198,14 @@ impl Canonicalizer {
     /// children of one position: a move changes one land and leaves the others as they were.
     /// The memory grows with the number of distinct lands met.
     pub fn remember_lands(&mut self, on: bool) {
-        self.memo = if on { Some(FxHashMap::default()) } else { None };
+        self.memo_on = on;
+        self.memo.clear();
+        self.memo_text.clear();
+        if !on && self.memo.capacity() > 1 << 16 {
+            // Do not keep a large table for nothing.
+            self.memo = FxHashMap::default();
+            self.memo_text = String::new();
+        }
     }
 
     /// Writes the canonical form of `pos` into `out` (cleared first); returns whether it is exact.
@@ -223,11 +245,10 @@ impl Canonicalizer {
         self.lands.clear();
         for l in 0..n_lands {
             let start = self.buf.len() as u32;
-            if self.memo.is_some() {
+            if self.memo_on {
                 land_key(&self.shape, l, mode, &mut self.memo_key);
-                if let Some((text, exact)) = self.memo.as_ref().and_then(|m| m.get(&self.memo_key))
-                {
-                    self.buf.push_str(text);
+                if let Some(&(s, e, exact)) = self.memo.get(self.memo_key.as_slice()) {
+                    self.buf.push_str(&self.memo_text[s as usize..e as usize]);
                     budget.exceeded |= !exact;
                     self.lands.push((start, self.buf.len() as u32));
                     continue;
@@ -239,9 +260,12 @@ impl Canonicalizer {
                 .canon_land(&self.shape, l, Orient::Best, &mut budget);
             self.render
                 .render(&self.tree.code, &self.shape, l, &mut self.buf);
-            if let Some(memo) = self.memo.as_mut() {
-                let text = self.buf[start as usize..].to_string();
-                memo.insert(self.memo_key.clone(), (text, !budget.exceeded));
+            if self.memo_on {
+                let s = self.memo_text.len() as u32;
+                self.memo_text.push_str(&self.buf[start as usize..]);
+                let e = self.memo_text.len() as u32;
+                self.memo
+                    .insert(self.memo_key.as_slice().into(), (s, e, !budget.exceeded));
             }
             budget.exceeded |= was_exceeded;
             self.lands.push((start, self.buf.len() as u32));
@@ -446,6 +470,58 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The position reached from `n` seeds by playing, at each turn, move number
+    /// `choice % count` (stopping when no move is left).
+    fn played(n: u32, choices: &[u16]) -> Position {
+        let mut p = Position::new(n);
+        for &c in choices {
+            let moves: Vec<_> = p.moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+        }
+        p
+    }
+
+    /// Forms, plain forms and keys of `p` with and without the shortcuts.
+    fn with_and_without_shortcuts(p: &Position) {
+        let mut fast = Canonicalizer::new();
+        let mut slow = Canonicalizer::new();
+        slow.tree.reference = true;
+        let (mut a, mut b) = (String::new(), String::new());
+        for r in [Reductions::Glop, Reductions::Plain] {
+            let ea = fast.canonical_into(p, r, DEFAULT_BUDGET, &mut a);
+            let eb = slow.canonical_into(p, r, DEFAULT_BUDGET, &mut b);
+            assert_eq!((&a, ea), (&b, eb), "{p:?} {r:?}");
+        }
+        for mode in [KeyOptions::FULL, KeyOptions::GLOP.whole_mirror()] {
+            assert_eq!(
+                fast.key(p, mode, DEFAULT_BUDGET),
+                slow.key(p, mode, DEFAULT_BUDGET),
+                "{p:?} {mode:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// The shortcuts (bags with one reading, pieces of one unlabelled boundary, batches with
+        /// one reading) write exactly what the full comparison writes.
+        #[test]
+        fn shortcuts_change_no_form(
+            n in 1u32..=12,
+            choices in prop::collection::vec(any::<u16>(), 0..30),
+        ) {
+            let p = played(n, &choices);
+            with_and_without_shortcuts(&p);
+            for child in p.moves().take(40) {
+                with_and_without_shortcuts(&p.play(&child).unwrap());
+            }
+        }
+    }
 
     #[track_caller]
     fn canon(s: &str) -> String {

@@ -115,6 +115,34 @@ pub(crate) struct Shape {
     pub(crate) label_class: Vec<u8>,
 }
 
+/// What building a shape keeps per spot (one record per spot index, so that one lookup finds all).
+#[derive(Clone, Copy, Debug)]
+struct SpotInfo {
+    /// The region pass that last counted the spot's lives.
+    stamp: u32,
+    /// The first and last kept regions the spot was met in.
+    first_region: u32,
+    last_region: u32,
+    /// The first kept boundary it was met on.
+    first_boundary: u32,
+    /// Its label, or `u32::MAX`.
+    label: u32,
+    /// Its occurrences among kept spots.
+    occ: u8,
+    /// Whether all its kept occurrences are on one boundary.
+    same_boundary: bool,
+}
+
+const FRESH: SpotInfo = SpotInfo {
+    stamp: 0,
+    first_region: u32::MAX,
+    last_region: u32::MAX,
+    first_boundary: u32::MAX,
+    label: u32::MAX,
+    occ: 0,
+    same_boundary: false,
+};
+
 /// Scratch space for building shapes.
 #[derive(Default, Debug)]
 pub(crate) struct ShapeScratch {
@@ -126,16 +154,8 @@ pub(crate) struct ShapeScratch {
     kept_bag: Vec<bool>,
     /// Per kept region: its lives.
     region_lives: Vec<u32>,
-    /// Per spot index: occurrences among kept spots.
-    occ: Vec<u8>,
-    /// Per spot index: the first and last kept regions it was met in.
-    first_region: Vec<u32>,
-    last_region: Vec<u32>,
-    /// Per spot index: the label, or `u32::MAX`.
-    label: Vec<u32>,
-    /// Per spot index: boundaries it was met on (for label classes).
-    first_boundary: Vec<u32>,
-    same_boundary: Vec<bool>,
+    /// Per spot index.
+    spots: Vec<SpotInfo>,
     /// Per kept region: its land root, and the order of regions by land.
     order: Vec<u32>,
     land_of: Vec<u32>,
@@ -144,27 +164,16 @@ pub(crate) struct ShapeScratch {
     tmp_reg: Vec<u32>,
     tmp_bag: Vec<bool>,
     uf: UnionFind,
-    /// Per spot index: the region pass that last counted it, and that pass's number.
-    stamp: Vec<u32>,
+    /// The number of the current region pass (see `SpotInfo::stamp`).
     pass: u32,
 }
 
 impl ShapeScratch {
-    /// Makes every per-spot table long enough. Entries are reset where they are used (for the
+    /// Makes the per-spot table long enough. Entries are reset where they are used (for the
     /// spots kept), so nothing is cleared here.
     fn reset_spot_tables(&mut self, n: usize) {
-        if self.label.len() < n {
-            for v in [
-                &mut self.first_region,
-                &mut self.last_region,
-                &mut self.label,
-                &mut self.first_boundary,
-            ] {
-                v.resize(n, u32::MAX);
-            }
-            self.occ.resize(n, 0);
-            self.same_boundary.resize(n, false);
-            self.stamp.resize(n, 0);
+        if self.spots.len() < n {
+            self.spots.resize(n, FRESH);
         }
     }
 }
@@ -185,52 +194,77 @@ pub(crate) fn build(
     scratch.kept_reg.push(0);
     scratch.kept_bag.clear();
     scratch.region_lives.clear();
-    // 1. The regions kept, with the spots kept on their boundaries.
+    let mut any_small = false;
+    // 1. The regions kept, with the spots kept on their boundaries; a region's lives count each
+    //    spot on it once (stamped with the region's pass).
+    let lives_of = pos.lives.as_slice();
+    let spots = scratch.spots.as_mut_slice();
+    let kept = &mut scratch.kept;
     for r in 0..pos.region_count() {
         let (bs, be) = pos.region_bounds(r);
-        // The region's lives: each spot on it counted once (stamped with this pass).
         if scratch.pass == u32::MAX {
-            scratch.stamp.iter_mut().for_each(|s| *s = 0);
+            spots.iter_mut().for_each(|s| s.stamp = 0);
             scratch.pass = 0;
         }
         scratch.pass += 1;
+        let pass = scratch.pass;
+        let kept_start = kept.len();
+        let bnd_start = scratch.kept_bnd.len();
         let mut lives = 0u32;
-        for &c in &pos.corners[pos.bnd[bs] as usize..pos.bnd[be] as usize] {
-            let i = c.index();
-            if scratch.stamp[i] != scratch.pass {
-                scratch.stamp[i] = scratch.pass;
-                lives += u32::from(pos.lives[i]);
-            }
-        }
-        if mode.drop_dead && lives < 2 {
-            continue;
-        }
-        for b in bs..be {
-            let start = scratch.kept.len();
-            for &c in pos.boundary_slice(b) {
-                if !mode.drop_stumps || pos.lives_at(c) > 0 {
-                    scratch.kept.push(c);
+        for w in pos.bnd[bs..=be].windows(2) {
+            let start = kept.len();
+            for &c in &pos.corners[w[0] as usize..w[1] as usize] {
+                let i = c.index();
+                let l = lives_of[i];
+                if l == 0 {
+                    // A stump: no lives to count, kept only if stumps are.
+                    if !mode.drop_stumps {
+                        let repeated = mode.glop && kept.len() > start && kept[kept.len() - 1] == c;
+                        if !repeated {
+                            kept.push(c);
+                        }
+                    }
+                    continue;
+                }
+                let info = &mut spots[i];
+                if info.stamp != pass {
+                    info.stamp = pass;
+                    lives += u32::from(l);
+                }
+                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
+                let repeated = mode.glop && kept.len() > start && kept[kept.len() - 1] == c;
+                if !repeated {
+                    kept.push(c);
                 }
             }
             if mode.glop {
-                collapse_repeats(&mut scratch.kept, start);
+                // ... also cyclically.
+                while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
+                    kept.pop();
+                }
             }
-            if scratch.kept.len() > start {
-                scratch.kept_bnd.push(scratch.kept.len() as u32);
+            if kept.len() > start {
+                scratch.kept_bnd.push(kept.len() as u32);
                 scratch.kept_bag.push(false);
             }
         }
-        if *scratch.kept_reg.last().expect("starts with 0") as usize != scratch.kept_bnd.len() - 1 {
+        if mode.drop_dead && lives < 2 {
+            kept.truncate(kept_start);
+            scratch.kept_bnd.truncate(bnd_start);
+            scratch.kept_bag.truncate(bnd_start - 1);
+            continue;
+        }
+        if scratch.kept_bnd.len() > bnd_start {
             scratch.kept_reg.push(scratch.kept_bnd.len() as u32 - 1);
             scratch.region_lives.push(lives);
+            any_small |= (2..=3).contains(&lives);
         }
     }
-    let nr = scratch.kept_reg.len() - 1;
     // 2. Occurrences among kept spots, and whether both corners of a spot are in one region.
     count_occurrences(scratch);
     // 3. GLOP: a region with two or three lives is one boundary: its spots shared with other
     //    regions, seeds and sprouts in order, then a `2` per private 1-life spot.
-    if mode.glop && (0..nr).any(|r| (2..=3).contains(&scratch.region_lives[r])) {
+    if mode.glop && any_small {
         merge_small_regions(pos, scratch);
         count_occurrences(scratch);
     }
@@ -238,45 +272,36 @@ pub(crate) fn build(
     label_and_emit(pos, scratch, shape);
 }
 
-/// Removes cyclically repeated adjacent spots from `kept[start..]` (`1AA` -> `1A`).
-fn collapse_repeats(kept: &mut Vec<SpotId>, start: usize) {
-    let mut w = start;
-    for k in start..kept.len() {
-        if w > start && kept[w - 1] == kept[k] {
-            continue;
-        }
-        kept[w] = kept[k];
-        w += 1;
-    }
-    kept.truncate(w);
-    while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
-        kept.pop();
-    }
-}
-
 fn count_occurrences(scratch: &mut ShapeScratch) {
     let nr = scratch.kept_reg.len() - 1;
+    let spots = &mut scratch.spots;
     for &c in &scratch.kept {
-        scratch.occ[c.index()] = 0;
-        scratch.first_region[c.index()] = u32::MAX;
-        scratch.last_region[c.index()] = u32::MAX;
-        scratch.first_boundary[c.index()] = u32::MAX;
-        scratch.same_boundary[c.index()] = false;
+        let info = &mut spots[c.index()];
+        info.occ = 0;
+        info.first_region = u32::MAX;
+        info.label = u32::MAX;
     }
-    for r in 0..nr {
-        for b in scratch.kept_reg[r] as usize..scratch.kept_reg[r + 1] as usize {
-            for k in scratch.kept_bnd[b] as usize..scratch.kept_bnd[b + 1] as usize {
-                let i = scratch.kept[k].index();
-                scratch.occ[i] = scratch.occ[i].saturating_add(1);
-                scratch.last_region[i] = r as u32;
-                if scratch.first_region[i] == u32::MAX {
-                    scratch.first_region[i] = r as u32;
-                    scratch.first_boundary[i] = b as u32;
-                    scratch.same_boundary[i] = true;
-                } else if scratch.first_boundary[i] != b as u32 {
-                    scratch.same_boundary[i] = false;
+    let mut b = 0;
+    for r in 0..nr as u32 {
+        let b_end = scratch.kept_reg[r as usize + 1] as usize;
+        while b < b_end {
+            let (ks, ke) = (
+                scratch.kept_bnd[b] as usize,
+                scratch.kept_bnd[b + 1] as usize,
+            );
+            for &c in &scratch.kept[ks..ke] {
+                let info = &mut spots[c.index()];
+                info.occ = info.occ.saturating_add(1);
+                info.last_region = r;
+                if info.first_region == u32::MAX {
+                    info.first_region = r;
+                    info.first_boundary = b as u32;
+                    info.same_boundary = true;
+                } else if info.first_boundary != b as u32 {
+                    info.same_boundary = false;
                 }
             }
+            b += 1;
         }
     }
 }
@@ -311,7 +336,7 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
                 let c = scratch.kept[k];
                 let i = c.index();
                 let l = pos.lives_at(c);
-                let shared = scratch.first_region[i] != scratch.last_region[i];
+                let shared = scratch.spots[i].first_region != scratch.spots[i].last_region;
                 if l >= 2 || shared {
                     kept.push(c);
                 } else if !privates.contains(&c) {
@@ -363,8 +388,9 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
         {
             let c = scratch.kept[k];
             let i = c.index();
-            if scratch.occ[i] >= 2 && scratch.first_region[i] != r as u32 {
-                uf.union(scratch.first_region[i], r as u32);
+            let info = &scratch.spots[i];
+            if info.occ >= 2 && info.first_region != r as u32 {
+                uf.union(info.first_region, r as u32);
                 any_link = true;
             }
         }
@@ -392,16 +418,17 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
                 let c = scratch.kept[kk];
                 let i = c.index();
                 let l = pos.lives_at(c);
-                let o = scratch.occ[i];
+                let info = &mut scratch.spots[i];
+                let o = info.occ;
                 let tok = if o >= 2 {
-                    if scratch.label[i] == u32::MAX {
-                        scratch.label[i] = n_labels;
+                    if info.label == u32::MAX {
+                        info.label = n_labels;
                         n_labels += 1;
                         shape
                             .label_class
-                            .push(label_class(l, o, scratch.same_boundary[i]));
+                            .push(label_class(l, o, info.same_boundary));
                     }
-                    LABEL_BASE + scratch.label[i]
+                    LABEL_BASE + info.label
                 } else {
                     u32::from(3 - l)
                 };
@@ -414,10 +441,6 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     }
     if nr > 0 {
         shape.land.push(shape.reg.len() as u32 - 1);
-    }
-    // Reset the label table for the next use.
-    for &c in &scratch.kept {
-        scratch.label[c.index()] = u32::MAX;
     }
 }
 

@@ -163,6 +163,9 @@ pub(crate) struct TreeScratch {
     next_leaves: Vec<u32>,
     /// The final code of the land.
     pub(crate) code: Vec<u32>,
+    /// Take no shortcut: every bag reading is ordered by key and every piece is walked with
+    /// every comparison (the reference the shortcuts are tested against).
+    pub(crate) reference: bool,
     other: Vec<u32>,
 }
 
@@ -700,7 +703,7 @@ impl TreeScratch {
             fixed[j] = t;
             nf += 1;
         }
-        if nu <= 1 {
+        if nu <= 1 && !self.reference {
             // One reading: nothing to order by key.
             let mut plans = BagPlans {
                 count: 1,
@@ -756,7 +759,7 @@ impl TreeScratch {
             orders: [[0; 3]; 6],
         };
         let tied = (1..nu).any(|i| keys[i - 1] == keys[i]);
-        if !tied {
+        if !tied && !self.reference {
             // One reading: the sorted order.
             plans.count = 1;
             plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
@@ -852,6 +855,29 @@ impl TreeScratch {
 
     /// Appends the code of piece `g` entered through boundary `pb` (or `NONE` at the root).
     fn group_code(&mut self, ctx: Ctx<'_>, g: usize, pb: u32, budget: &mut Budget) {
+        if pb != NONE
+            && !self.reference
+            && self.gstart[g + 1] - self.gstart[g] == 1
+            && self.toks(ctx, pb as usize).iter().all(|&t| t < LABEL_BASE)
+        {
+            // A piece of one boundary without labels: its least blind word is its code (what the
+            // walk from each least reading would write, with the work it would count).
+            let rots = self.blind_min_rotations(ctx, pb as usize);
+            let starts = if rots[0] == BAG_ALL { 1 } else { rots.len() };
+            let len = self.best_blind.len() + 2;
+            self.arena.push(GRP);
+            for &c in &self.best_blind {
+                self.arena.push(CLASS + u32::from(c));
+            }
+            self.arena.push(END);
+            for i in 0..starts {
+                if i > 0 && !budget.can_branch() {
+                    break;
+                }
+                budget.spend(len);
+            }
+            return;
+        }
         let mut starts: SmallVec<[(u32, u32); 8]> = SmallVec::new();
         if pb != NONE {
             for rot in self.blind_min_rotations(ctx, pb as usize) {
@@ -999,6 +1025,42 @@ impl TreeScratch {
             let mut end = t.qi + 1;
             while end < t.queue.len() && t.queue[end].1 == tag && tag != NONE {
                 end += 1;
+            }
+            // A batch of one boundary with one possible reading needs no comparison.
+            if end == t.qi + 1 && !self.reference {
+                let b = t.queue[t.qi].0 as usize;
+                if self.is_bag(ctx, b) {
+                    let plans = self.bag_plan(ctx, Some(&t.names), b);
+                    if plans.count == 1 {
+                        self.take_bag(t, t.qi, &plans);
+                        if !check_bound(&t.code, bound) {
+                            return false;
+                        }
+                        continue;
+                    }
+                } else {
+                    let toks = self.toks(ctx, b);
+                    let mut first_min = u32::MAX;
+                    let mut at_min = 0;
+                    let mut rd_min = 0;
+                    for k in 0..toks.len() {
+                        let u = self.first_unit(t, Self::at(toks, ctx.mirror, k, 0));
+                        if u < first_min {
+                            first_min = u;
+                            at_min = 1;
+                            rd_min = k;
+                        } else if u == first_min {
+                            at_min += 1;
+                        }
+                    }
+                    if at_min == 1 {
+                        self.take(ctx, t, t.qi, rd_min);
+                        if !check_bound(&t.code, bound) {
+                            return false;
+                        }
+                        continue;
+                    }
+                }
             }
             // The options: a boundary of that batch and a reading, with the least word.
             let mut options: SmallVec<[(u32, u32); 4]> = SmallVec::new();
@@ -1153,6 +1215,19 @@ impl TreeScratch {
         t.qi += 1;
         t.code.push(BND);
         self.emit_word(ctx, t, b, rd);
+        self.push_region_code(t, self.breg[b] as usize);
+    }
+
+    /// Reads queue entry `q`, a bag with the one reading `plans`, next.
+    fn take_bag(&mut self, t: &mut Trav, q: usize, plans: &BagPlans) {
+        t.queue.swap(t.qi, q);
+        t.queue[t.qi].1 = NONE;
+        let b = t.queue[t.qi].0 as usize;
+        t.qi += 1;
+        t.code.push(BND);
+        for &tok in plans.order(0) {
+            self.emit_token(t, tok);
+        }
         self.push_region_code(t, self.breg[b] as usize);
     }
 

@@ -1,0 +1,319 @@
+//! The elastic band (spec 3.4): a polyline relaxed under the clearance energy
+//! `E = ∫ (1 + λ Σ_o φ(r_o(s))) ds` with the barrier `φ(r) = ((D - d_h) / (r - d_h))²`, by a
+//! diagonally preconditioned Newton iteration whose steps are projected across the band, the
+//! barrier `d_h` raised by continuation towards `d0`. A step never takes a vertex more than a
+//! fraction of its distance to the nearest obstacle, so the band cannot pass through anything.
+
+use sprouts_geom::{GridSegment, Point, SegmentGrid, Vector, closest_on_segment};
+use sprouts_topo::SpotId;
+
+use super::planner::Scene;
+use crate::drawing::Settings;
+
+/// The band's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BandSettings {
+    /// The minimum clearance `d0` the barrier rises to (pixels).
+    pub min_clearance: f64,
+    /// The comfort distance `D` (pixels).
+    pub comfort: f64,
+    /// Room against length, `λ`.
+    pub lambda: f64,
+    /// How far obstacles are felt (pixels).
+    pub reach: f64,
+    /// The spacing the band is resampled at (pixels).
+    pub spacing: f64,
+    /// Most Newton steps.
+    pub max_steps: usize,
+}
+
+impl BandSettings {
+    /// The band for a board's settings.
+    pub fn from_settings(s: &Settings) -> BandSettings {
+        BandSettings {
+            min_clearance: s.min_clearance,
+            comfort: s.comfort_distance,
+            lambda: s.room_vs_length,
+            reach: (2.0 * s.comfort_distance).min(256.0),
+            spacing: 5.0,
+            max_steps: 100,
+        }
+    }
+}
+
+/// One obstacle's distance and direction at a point.
+struct Feel {
+    r: f64,
+    /// Unit vector from the obstacle to the point.
+    dir: Vector,
+}
+
+struct Field<'a> {
+    scene: &'a Scene,
+    grid: SegmentGrid<u32>,
+    ends: Vec<(SpotId, Point, f64)>,
+    reach: f64,
+    near_end: f64,
+    rho: f64,
+}
+
+impl Field<'_> {
+    /// The distinct obstacles felt at `p`, nearest point of each.
+    fn feel(&self, p: Point, out: &mut Vec<Feel>, scratch: &mut Vec<usize>) {
+        out.clear();
+        let s = self.scene;
+        // Window sides.
+        for (r, dir) in [
+            (p.x, Vector::new(1.0, 0.0)),
+            (s.width - p.x, Vector::new(-1.0, 0.0)),
+            (p.y, Vector::new(0.0, 1.0)),
+            (s.height - p.y, Vector::new(0.0, -1.0)),
+        ] {
+            if r < self.reach {
+                out.push(Feel { r, dir });
+            }
+        }
+        for &(id, c, rad) in &s.spots {
+            if self.ends.iter().any(|e| e.0 == id) {
+                continue;
+            }
+            let v = p - c;
+            let d = v.norm();
+            if d - rad < self.reach && d > 1e-9 {
+                out.push(Feel {
+                    r: d - rad,
+                    dir: v / d,
+                });
+            }
+        }
+        scratch.clear();
+        self.grid.near_point(p, self.reach, scratch);
+        // Nearest point per curve.
+        let mut best: Vec<(u32, f64, Point)> = Vec::new();
+        for &k in scratch.iter() {
+            let seg = self.grid.segments()[k];
+            let (_, q) = closest_on_segment(p, seg.a, seg.b);
+            let d = (p - q).norm();
+            match best.iter_mut().find(|b| b.0 == seg.key) {
+                Some(b) => {
+                    if d < b.1 {
+                        b.1 = d;
+                        b.2 = q;
+                    }
+                }
+                None => best.push((seg.key, d, q)),
+            }
+        }
+        for (k, d, q) in best {
+            let (from, to, _) = &s.curves[k as usize];
+            // A curve at an end spot is measured by its angle there (spec 3.4), and not felt
+            // at all very near the spot.
+            let mut d = d;
+            for e in &self.ends {
+                if e.0 != *from && e.0 != *to {
+                    continue;
+                }
+                let rp = p - e.1;
+                if rp.norm() < self.near_end + e.2 {
+                    d = f64::INFINITY;
+                } else if rp.norm() < self.rho {
+                    let rq = q - e.1;
+                    if rq.norm() > 1e-9 {
+                        d = d.max(super::planner::angle_between(rp, rq) * self.rho);
+                    }
+                }
+            }
+            let v = p - q;
+            if d < self.reach && v.norm() > 1e-9 {
+                out.push(Feel {
+                    r: d,
+                    dir: v / v.norm(),
+                });
+            }
+        }
+    }
+}
+
+/// Relaxes `route` (from one end spot's centre to the other's) and returns the relaxed
+/// polyline; the observer sees it every few steps.
+pub(crate) fn relax(
+    route: &[Point],
+    scene: &Scene,
+    ends: &[SpotId],
+    band: &BandSettings,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Vec<Point> {
+    let _span = tracing::debug_span!("band", points = route.len()).entered();
+    if route.len() < 3 {
+        return route.to_vec();
+    }
+    let segs = scene.curves.iter().enumerate().flat_map(|(k, (_, _, p))| {
+        p.windows(2).map(move |w| GridSegment {
+            key: k as u32,
+            a: w[0],
+            b: w[1],
+        })
+    });
+    let Ok(grid) = SegmentGrid::new(64.0, segs) else {
+        return route.to_vec();
+    };
+    let field = Field {
+        scene,
+        grid,
+        ends: scene
+            .spots
+            .iter()
+            .filter(|s| ends.contains(&s.0))
+            .copied()
+            .collect(),
+        reach: band.reach,
+        near_end: band.min_clearance,
+        rho: scene.end_rho(ends),
+    };
+    // Equal spacing, coarser on long routes (at most about 150 vertices).
+    let length: f64 = route.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
+    let spacing = band.spacing.max(length / 150.0);
+    let mut pts = super::fit::resample(route, spacing);
+    let n = pts.len();
+    if n < 3 {
+        return pts;
+    }
+    // Vertices near the ends stay (the stubs replace them).
+    let fixed: Vec<bool> = pts
+        .iter()
+        .map(|p| {
+            field
+                .ends
+                .iter()
+                .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
+        })
+        .collect();
+    let mut feels = Vec::new();
+    let mut scratch = Vec::new();
+    let d0 = band.min_clearance;
+    let dd = band.comfort;
+    let mut last_energy = f64::INFINITY;
+    for step in 0..band.max_steps {
+        // The barrier: raised towards d0, always below the band's present least clearance.
+        let mut least = f64::INFINITY;
+        let mut near: Vec<Vec<Feel>> = Vec::with_capacity(n);
+        for (i, &p) in pts.iter().enumerate() {
+            field.feel(p, &mut feels, &mut scratch);
+            if !fixed[i] {
+                for f in &feels {
+                    least = least.min(f.r);
+                }
+            }
+            near.push(std::mem::take(&mut feels));
+        }
+        // The band's own far-away parts: vertices much farther along the band than across.
+        let mut arc = vec![0.0; n];
+        for i in 1..n {
+            arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
+        }
+        let own = SegmentGrid::new(
+            2.0 * dd,
+            pts.windows(2).enumerate().map(|(j, w)| GridSegment {
+                key: j as u32,
+                a: w[0],
+                b: w[1],
+            }),
+        );
+        if let Ok(own) = own {
+            for i in 1..n - 1 {
+                if fixed[i] {
+                    continue;
+                }
+                scratch.clear();
+                own.near_point(pts[i], dd, &mut scratch);
+                let mut nearest: Option<(f64, Vector)> = None;
+                for &k in scratch.iter() {
+                    let j = own.segments()[k].key as usize;
+                    let along = (arc[i] - arc[j]).abs().min((arc[i] - arc[j + 1]).abs());
+                    if along < 3.0 * d0 {
+                        continue;
+                    }
+                    let (_, q) = closest_on_segment(pts[i], pts[j], pts[j + 1]);
+                    let v = pts[i] - q;
+                    let d = v.norm();
+                    if d < dd && along > 1.3 * d && d > 1e-9 && nearest.is_none_or(|(b, _)| d < b) {
+                        nearest = Some((d, v / d));
+                    }
+                }
+                if let Some((r, dir)) = nearest {
+                    near[i].push(Feel { r, dir });
+                    least = least.min(r);
+                }
+            }
+        }
+        let dh = (0.9 * least).min(d0 * (0.5 + 0.5 * (step as f64 / 20.0).min(1.0)));
+        let dh = dh.max(0.0);
+        let phi = |r: f64| ((dd - dh) / (r - dh).max(1e-6)).powi(2);
+        let mut energy = 0.0;
+        let mut moved: f64 = 0.0;
+        let mut next = pts.clone();
+        for i in 1..n - 1 {
+            let (p, a, b) = (pts[i], pts[i - 1], pts[i + 1]);
+            let (la, lb) = ((p - a).norm().max(1e-9), (p - b).norm().max(1e-9));
+            let ds = 0.5 * (la + lb);
+            let mut w = 1.0;
+            let mut grad = Vector::zeros();
+            let mut hess = 0.0;
+            let mut room = f64::INFINITY;
+            for f in &near[i] {
+                let r = f.r;
+                room = room.min(r);
+                if r <= dh {
+                    continue;
+                }
+                let x = r - dh;
+                w += band.lambda * phi(r);
+                let dphi = -2.0 * (dd - dh).powi(2) / x.powi(3);
+                let d2phi = 6.0 * (dd - dh).powi(2) / x.powi(4);
+                grad += band.lambda * ds * dphi * f.dir;
+                hess += band.lambda * ds * d2phi;
+            }
+            energy += w * ds;
+            if fixed[i] {
+                continue;
+            }
+            grad += w * ((p - a) / la + (p - b) / lb);
+            hess += w * (1.0 / la + 1.0 / lb);
+            // Project across the band.
+            let t = b - a;
+            let tn = t.norm();
+            if tn > 1e-9 {
+                let t = t / tn;
+                grad -= t * grad.dot(&t);
+            }
+            let mut delta = -grad / hess;
+            let limit = 0.3 * (room - dh).max(0.0);
+            let len = delta.norm();
+            if len > limit {
+                delta *= limit / len;
+            }
+            next[i] = p + delta;
+            moved = moved.max(delta.norm());
+        }
+        pts = next;
+        if step % 10 == 0 {
+            observer(&pts);
+        }
+        let gain = (last_energy - energy).abs() / energy.max(1e-9);
+        if moved < 0.05 && gain < 1e-4 {
+            break;
+        }
+        last_energy = energy;
+        // Keep the spacing even: resample now and then.
+        if step % 25 == 24 {
+            let keep_ends = (pts[0], pts[n - 1]);
+            let r = super::fit::resample_even(&pts, n);
+            if r.len() == n {
+                pts = r;
+                pts[0] = keep_ends.0;
+                pts[n - 1] = keep_ends.1;
+            }
+        }
+    }
+    pts
+}

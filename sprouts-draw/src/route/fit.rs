@@ -1,0 +1,344 @@
+//! Ports, the fit and the certificate (spec 3.5, 3.6).
+
+use std::f64::consts::{PI, TAU};
+
+use sprouts_geom::{
+    DRAWING_FIT_TOLERANCE, Point, SegmentGrid, Spline, Vector, certified, fit_clamped,
+    point_segment_distance, refined_polygon,
+};
+use sprouts_topo::{Corner, SpotId};
+
+use super::planner::Scene;
+use crate::analyse::{Analysis, Sector};
+use crate::drawing::{CurveId, Drawing, HalfEdgeId};
+
+/// The angle of a corner at its spot: `(start angle, width)`, counter-clockwise in the y-up
+/// frame; `None` for a spot with no curve (the whole turn, any direction).
+pub(crate) fn sector_angles(
+    analysis: &Analysis,
+    drawing: &Drawing,
+    corner: Corner,
+) -> Option<(f64, f64)> {
+    match analysis.corner_sector(corner)? {
+        Sector::Full(_) => None,
+        Sector::Between { leave, arrive } => {
+            let s = direction(drawing, leave)?;
+            let e = direction(drawing, arrive.twin())?;
+            let (ts, te) = (s.y.atan2(s.x), e.y.atan2(e.x));
+            let mut w = (te - ts).rem_euclid(TAU);
+            if leave == arrive.twin() || w == 0.0 {
+                w = TAU;
+            }
+            Some((ts, w))
+        }
+    }
+}
+
+/// The direction a half-edge leaves its tail in.
+fn direction(drawing: &Drawing, h: HalfEdgeId) -> Option<Vector> {
+    let c = drawing.curve(h.curve())?;
+    if h.is_forward() {
+        c.spline.start_direction()
+    } else {
+        c.spline.end_direction().map(|v| -v)
+    }
+}
+
+fn unit_at(angle: f64) -> Vector {
+    Vector::new(angle.cos(), angle.sin())
+}
+
+/// The port rule of spec 3.5: in a sector of at least 60 degrees the band's own direction,
+/// kept at least 30 degrees from the sector's curves; in a narrower one, the bisector.
+pub(crate) fn port(sector: Option<(f64, f64)>, wanted: Vector) -> Vector {
+    let Some((ts, w)) = sector else {
+        return wanted.normalize();
+    };
+    if w < PI / 3.0 {
+        return unit_at(ts + 0.5 * w);
+    }
+    let m = PI / 6.0;
+    let rel = (wanted.y.atan2(wanted.x) - ts).rem_euclid(TAU);
+    let rel = if rel >= m && rel <= w - m {
+        rel
+    } else if rel < m {
+        m
+    } else if rel <= w || rel - w < TAU - rel {
+        w - m
+    } else {
+        m
+    };
+    unit_at(ts + rel)
+}
+
+/// Two ports in one sector for a loop through one corner: each by the rule, then spread
+/// symmetrically about their mean if they are closer than a third of the sector (at most 60
+/// degrees), keeping their order.
+pub(crate) fn loop_ports(
+    sector: Option<(f64, f64)>,
+    out: Vector,
+    back: Vector,
+) -> (Vector, Vector) {
+    let (p, q) = (port(sector, out), port(sector, back));
+    let w = sector.map_or(TAU, |s| s.1);
+    let want = (w / 3.0).min(PI / 3.0);
+    let gap = super::planner::angle_between(p, q);
+    if gap >= want {
+        return (p, q);
+    }
+    let mid = p + q;
+    let m = if mid.norm() > 1e-9 {
+        mid.y.atan2(mid.x)
+    } else {
+        p.y.atan2(p.x) + 0.5 * PI
+    };
+    // `out` before `back` counter-clockwise (y-up), or after.
+    let sign = if q.x * p.y - q.y * p.x >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    (
+        unit_at(m + sign * 0.5 * want),
+        unit_at(m - sign * 0.5 * want),
+    )
+}
+
+/// The route with its stubs: the spot centres, short stubs in the port directions, and the
+/// route's points away from the spots, resampled at about `spacing`.
+pub(crate) fn with_stubs(
+    route: &[Point],
+    (a, ua): (Point, Vector),
+    (b, ub): (Point, Vector),
+    stub: f64,
+    spacing: f64,
+) -> Vec<Point> {
+    let mut pts = vec![a, a + ua * stub];
+    let keep = 1.25 * stub;
+    let mid: Vec<Point> = route
+        .iter()
+        .copied()
+        .filter(|p| (p - a).norm() > keep && (p - b).norm() > keep)
+        .collect();
+    pts.extend(mid);
+    pts.push(b + ub * stub);
+    pts.push(b);
+    resample(&pts, spacing)
+}
+
+/// Points along a polyline at most `spacing` apart (every original vertex kept).
+pub(crate) fn resample(pts: &[Point], spacing: f64) -> Vec<Point> {
+    let mut out = vec![pts[0]];
+    for w in pts.windows(2) {
+        let len = (w[1] - w[0]).norm();
+        let n = (len / spacing).ceil().max(1.0) as usize;
+        for k in 1..=n {
+            out.push(w[0] + (w[1] - w[0]) * (k as f64 / n as f64));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The clamped least-squares spline of spec 3.6.
+pub(crate) fn fit(points: &[Point], ua: Vector, ub: Vector) -> Result<Spline, String> {
+    match fit_clamped(points, ua, -ub, DRAWING_FIT_TOLERANCE) {
+        Ok(f) => Ok(f.spline),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The certificate's verdict: the least clearance found and what it was measured against.
+#[derive(Clone, Debug)]
+pub(crate) struct Certificate {
+    pub clearance: f64,
+    pub spots: Vec<SpotId>,
+    pub curves: Vec<CurveId>,
+}
+
+/// The obstacles of a certificate: every curve's polyline in a grid.
+pub(crate) struct Obstacles {
+    grid: SegmentGrid<(u32, u32)>,
+}
+
+impl Obstacles {
+    pub(crate) fn new(scene: &Scene) -> Option<Obstacles> {
+        let segs = scene.curves.iter().enumerate().flat_map(|(k, (_, _, p))| {
+            p.windows(2)
+                .enumerate()
+                .map(move |(j, w)| sprouts_geom::GridSegment {
+                    key: (k as u32, j as u32),
+                    a: w[0],
+                    b: w[1],
+                })
+        });
+        Some(Obstacles {
+            grid: SegmentGrid::new(32.0, segs).ok()?,
+        })
+    }
+}
+
+/// Certifies a spline from `a` to `b` (spec 3.6): its refined control polygon keeps `need`
+/// from every spot, every curve and the window's edge, except that near `a` and `b` the curves
+/// and discs of those spots are left to the picture's own check (cones at a spot).
+pub(crate) fn certify(
+    spline: &Spline,
+    scene: &Scene,
+    obstacles: &Obstacles,
+    ends: [SpotId; 2],
+    need: f64,
+) -> Result<f64, Certificate> {
+    let poly = match refined_polygon(spline, 0.25, 16.0) {
+        Ok(p) => p,
+        Err(_) => {
+            return Err(Certificate {
+                clearance: 0.0,
+                spots: ends.to_vec(),
+                curves: Vec::new(),
+            });
+        }
+    };
+    let mut least = f64::INFINITY;
+    let mut spots = Vec::new();
+    let mut curves = Vec::new();
+    let end_spots: Vec<(SpotId, Point, f64)> = scene
+        .spots
+        .iter()
+        .filter(|s| ends.contains(&s.0))
+        .copied()
+        .collect();
+    let mut near = Vec::new();
+    let rho = scene.end_rho(&ends);
+    for j in 0..poly.n_legs() {
+        let (p, q) = poly.leg(j);
+        let eps = poly.leg_eps(j);
+        // Window.
+        for x in [p, q] {
+            let d = x.x.min(x.y).min(scene.width - x.x).min(scene.height - x.y) - eps;
+            if d < least {
+                least = d;
+            }
+        }
+        for &(id, c, r) in &scene.spots {
+            if ends.contains(&id) {
+                continue;
+            }
+            let d = point_segment_distance(c, p, q) - r - eps;
+            if d < need {
+                spots.push(id);
+            }
+            least = least.min(d);
+        }
+        near.clear();
+        obstacles
+            .grid
+            .near_segment(p, q, need + eps + 0.5, &mut near);
+        for &k in &near {
+            let seg = obstacles.grid.segments()[k];
+            let (ci, _) = seg.key;
+            let (cf, ct, _) = scene.curves[ci as usize];
+            // Near an end spot, the curves there converge with the new one: very near, the
+            // picture's own check (cones at the spot) judges them; within `rho`, they must
+            // only not touch.
+            let mut need_here = need;
+            for &(id, c, r) in &end_spots {
+                if cf != id && ct != id {
+                    continue;
+                }
+                let close = r + scene.d0;
+                let lp = point_segment_distance(c, p, q);
+                let ls = point_segment_distance(c, seg.a, seg.b);
+                if lp < close && ls < close {
+                    need_here = f64::NEG_INFINITY;
+                } else if lp < rho && ls < rho {
+                    need_here = need_here.min(0.5);
+                }
+            }
+            if need_here == f64::NEG_INFINITY {
+                continue;
+            }
+            let d = seg_seg(p, q, seg.a, seg.b) - eps - 0.25;
+            if d < need_here {
+                curves.push(CurveId(ci));
+                least = least.min(d);
+            } else {
+                least = least.min(d.max(need));
+            }
+        }
+    }
+    // The new spot's disc, near half the arc length, must keep clear of every curve and spot.
+    if let Ok(cut) = spline.cut_near_middle(1e-6 * (1.0 + scene.width + scene.height)) {
+        let z = cut.first.end();
+        let r = scene.spots.first().map_or(5.0, |s| s.2);
+        for &(id, c, rs) in &scene.spots {
+            let d = (z - c).norm() - rs - r;
+            if d < need {
+                spots.push(id);
+                least = least.min(d);
+            }
+        }
+        near.clear();
+        obstacles.grid.near_point(z, r + need + 0.5, &mut near);
+        for &k in &near {
+            let seg = obstacles.grid.segments()[k];
+            let d = point_segment_distance(z, seg.a, seg.b) - r - 0.25;
+            if d < 0.5 * need {
+                curves.push(CurveId(seg.key.0));
+                least = least.min(d);
+            }
+        }
+    }
+    if least >= need {
+        Ok(least)
+    } else {
+        spots.sort_unstable();
+        spots.dedup();
+        curves.sort_unstable();
+        curves.dedup();
+        Err(Certificate {
+            clearance: least.max(0.0),
+            spots,
+            curves,
+        })
+    }
+}
+
+fn seg_seg(a0: Point, a1: Point, b0: Point, b1: Point) -> f64 {
+    if certified::segments_intersect(a0, a1, b0, b1) {
+        return 0.0;
+    }
+    point_segment_distance(a0, b0, b1)
+        .min(point_segment_distance(a1, b0, b1))
+        .min(point_segment_distance(b0, a0, a1))
+        .min(point_segment_distance(b1, a0, a1))
+}
+
+/// `n` points evenly spaced by arc length along a polyline (its ends kept).
+pub(crate) fn resample_even(pts: &[Point], n: usize) -> Vec<Point> {
+    if pts.len() < 2 || n < 2 {
+        return pts.to_vec();
+    }
+    let mut acc = vec![0.0];
+    for w in pts.windows(2) {
+        let l = acc[acc.len() - 1] + (w[1] - w[0]).norm();
+        acc.push(l);
+    }
+    let total = acc[acc.len() - 1];
+    let mut out = Vec::with_capacity(n);
+    let mut j = 0;
+    for k in 0..n {
+        let s = total * k as f64 / (n - 1) as f64;
+        while j + 2 < acc.len() && acc[j + 1] < s {
+            j += 1;
+        }
+        let seg = acc[j + 1] - acc[j];
+        let t = if seg > 0.0 {
+            ((s - acc[j]) / seg).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        out.push(pts[j] + (pts[j + 1] - pts[j]) * t);
+    }
+    out[n - 1] = pts[pts.len() - 1];
+    out
+}

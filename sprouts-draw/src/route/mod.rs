@@ -1,0 +1,1153 @@
+//! Drawing a move (spec 3): from a request (from spot `a` leaving on this side, to spot `b`
+//! arriving on that side, going round these spots, perhaps along a stroke) to a certified
+//! spline played on the board, or a [`Refusal`] that says why not.
+//!
+//! The pipeline: the free space on a grid and a search on it ([`planner`]: Dijkstra/A*, spec
+//! 3.2), with marked routes for one-boundary moves (the parity search with one bit per ray,
+//! rays added only for the boundaries the last candidate put on the wrong side, spec 3.3),
+//! every candidate judged by sorting the region's boundaries along the route itself
+//! ([`marked`]); the route shortened within its homotopy class and relaxed by the elastic band
+//! ([`band`], spec 3.4); ports by the sector rules and the clamped least-squares fit ([`fit`],
+//! spec 3.5, 3.6); the certificate (the refined control polygon keeps `0.6 d0` from
+//! everything); then [`Board::play_spline`], whose authority check reads the picture back.
+
+mod band;
+mod fit;
+mod marked;
+mod planner;
+
+use std::fmt;
+
+use sprouts_geom::{Point, Spline, Vector, certified, refined_polygon};
+use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
+
+use crate::analyse::Analysis;
+use crate::board::{Board, TransactionError};
+use crate::drawing::CurveId;
+use marked::Enclosure;
+use planner::{Cell, FreeGrid, Obstacle, Scene, Terminal};
+
+pub use band::BandSettings;
+
+/// Which side of a spot a curve uses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Side {
+    /// Any side that leads somewhere (the first that works).
+    Any,
+    /// This corner of the position (see [`Analysis::corner_sector`]).
+    Corner(Corner),
+    /// The side of the spot facing this point (the pointer).
+    Toward(Point),
+}
+
+/// A move as a person asks for it (spec 3.1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawRequest {
+    /// The spot the curve leaves.
+    pub from: SpotId,
+    /// The side it leaves on.
+    pub from_side: Side,
+    /// The spot it reaches (the same for a loop).
+    pub to: SpotId,
+    /// The side it arrives on.
+    pub to_side: Side,
+    /// Marked spots: the curve must enclose the boundaries they lie on, and not the others
+    /// (`None`: the shortest way, whatever it encloses).
+    pub enclose: Option<Vec<SpotId>>,
+    /// The pointer's stroke, used as the start of the curve if it reaches the destination
+    /// without touching anything.
+    pub stroke: Option<Vec<Point>>,
+}
+
+impl DrawRequest {
+    /// The shortest way from `from` to `to`, any sides, nothing marked, no stroke.
+    pub fn new(from: SpotId, to: SpotId) -> DrawRequest {
+        DrawRequest {
+            from,
+            from_side: Side::Any,
+            to,
+            to_side: Side::Any,
+            enclose: None,
+            stroke: None,
+        }
+    }
+}
+
+/// How a route was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RouteMethod {
+    /// The person's stroke.
+    Stroke,
+    /// The shortest way on the grid.
+    Shortest,
+    /// The parity search with this many rays.
+    Parity(usize),
+}
+
+/// A move drawn on the board.
+#[derive(Clone, Debug)]
+pub struct DrawnMove {
+    /// The move played (a move of the position before it).
+    pub mv: Move,
+    /// The move in words, as the board's history records it.
+    pub words: String,
+    /// The move's two curves.
+    pub curves: (CurveId, CurveId),
+    /// The relaxed route the spline was fitted to.
+    pub route: Vec<Point>,
+    /// The certified clearance of the spline (pixels).
+    pub clearance: f64,
+    /// How the route was found.
+    pub method: RouteMethod,
+}
+
+/// The spots a curve can reach from a spot's side (for lighting them up).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reachable {
+    /// The spot the curve would leave.
+    pub from: SpotId,
+    /// The side it would leave on.
+    pub corner: Corner,
+    /// The spots it can reach, with the side it would arrive on and the length of the way.
+    pub spots: Vec<(SpotId, Corner, f64)>,
+}
+
+/// Why a move was not drawn. The board is left exactly as it was.
+///
+/// `Display` is for the status line (names spots and curves, no pixel numbers);
+/// [`Refusal::detail`] adds the numbers for the log.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The spot is not in the picture.
+    UnknownSpot(SpotId),
+    /// The spot has no life left.
+    NoLife(SpotId),
+    /// A loop needs two lives at its spot.
+    LoopNeedsTwoLives(SpotId),
+    /// The side asked for is not a side of the spot.
+    NoSuchSide(SpotId),
+    /// No side of the two spots faces a common region.
+    NotInOneRegion(SpotId, SpotId),
+    /// A marked spot is not in the move's region, or marks were given for a move that joins
+    /// two boundaries (which encloses nothing).
+    BadMarks(String),
+    /// The move is not legal in the board's position.
+    Illegal(String),
+    /// There is no room at the spot to leave or arrive on that side.
+    NoRoomAtSpot(SpotId),
+    /// No way with the minimum clearance: the widest way and what it lacks.
+    NoPath {
+        /// The clearance of the widest way (pixels).
+        widest: f64,
+        /// The clearance needed.
+        needed: f64,
+        /// The spots at its narrowest place.
+        spots: Vec<SpotId>,
+        /// The curves at its narrowest place.
+        curves: Vec<CurveId>,
+    },
+    /// No route found encloses what the move must (every candidate put a boundary on the
+    /// wrong side).
+    WrongEnclosure {
+        /// The move in words.
+        words: String,
+        /// Which boundaries could not be put right, by their spots.
+        detail: String,
+    },
+    /// The fitted curve did not keep the certified clearance.
+    Certificate {
+        /// Its least clearance (pixels).
+        clearance: f64,
+        /// The clearance needed.
+        needed: f64,
+        /// The spots too close.
+        spots: Vec<SpotId>,
+        /// The curves too close.
+        curves: Vec<CurveId>,
+    },
+    /// The route could not be fitted by a spline.
+    Fit(String),
+    /// The board's check refused the drawn picture (it is not a picture of a position).
+    Picture(String),
+    /// The board's check found another position than the intended one.
+    Mismatch(String),
+}
+
+fn list<T: fmt::Display>(xs: &[T]) -> String {
+    xs.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::UnknownSpot(s) => write!(f, "there is no spot {s}"),
+            Refusal::NoLife(s) => write!(f, "spot {s} has no life left"),
+            Refusal::LoopNeedsTwoLives(s) => write!(f, "a loop at spot {s} needs two lives"),
+            Refusal::NoSuchSide(s) => write!(f, "that is not a side of spot {s}"),
+            Refusal::NotInOneRegion(a, b) => {
+                write!(f, "spots {a} and {b} do not face a common region")
+            }
+            Refusal::BadMarks(w) => write!(f, "the marks cannot be applied: {w}"),
+            Refusal::Illegal(w) => write!(f, "the move is not legal: {w}"),
+            Refusal::NoRoomAtSpot(s) => write!(
+                f,
+                "there is no room to leave or reach spot {s} on that side"
+            ),
+            Refusal::NoPath { spots, curves, .. } => {
+                write!(f, "the widest way is too narrow here")?;
+                if !spots.is_empty() {
+                    write!(f, " (at spots {}", list(spots))?;
+                    if !curves.is_empty() {
+                        write!(f, " and curves {}", list(curves))?;
+                    }
+                    write!(f, ")")?;
+                } else if !curves.is_empty() {
+                    write!(f, " (at curves {})", list(curves))?;
+                }
+                Ok(())
+            }
+            Refusal::WrongEnclosure { words, .. } => {
+                write!(f, "no way found that encloses what {words} must")
+            }
+            Refusal::Certificate { spots, curves, .. } => {
+                write!(f, "the curve comes too close to something")?;
+                if !spots.is_empty() {
+                    write!(f, " (spots {})", list(spots))?;
+                }
+                if !curves.is_empty() {
+                    write!(f, " (curves {})", list(curves))?;
+                }
+                Ok(())
+            }
+            Refusal::Fit(_) => write!(f, "the way could not be made into a smooth curve"),
+            Refusal::Picture(_) => write!(f, "the curve would not make a valid picture"),
+            Refusal::Mismatch(_) => {
+                write!(
+                    f,
+                    "the curve would show another position than the move makes"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl Refusal {
+    /// The refusal for the log, with the numbers.
+    pub fn detail(&self) -> String {
+        match self {
+            Refusal::NoPath {
+                widest,
+                needed,
+                spots,
+                curves,
+            } => format!(
+                "no way: the widest way has clearance {widest:.2} px, {needed:.2} px needed; narrowest at spots [{}] curves [{}]",
+                list(spots),
+                list(curves)
+            ),
+            Refusal::Certificate {
+                clearance,
+                needed,
+                spots,
+                curves,
+            } => format!(
+                "certificate failed: clearance {clearance:.2} px, {needed:.2} px needed; spots [{}] curves [{}]",
+                list(spots),
+                list(curves)
+            ),
+            Refusal::WrongEnclosure { words, detail } => {
+                format!("wrong enclosure for {words}: {detail}")
+            }
+            Refusal::Fit(w) => format!("fit failed: {w}"),
+            Refusal::Picture(w) => format!("picture refused: {w}"),
+            Refusal::Mismatch(w) => format!("authority check: {w}"),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// What the route must do with the region's other boundaries.
+#[derive(Clone, Debug, PartialEq)]
+enum Want {
+    /// Nothing: the shortest way, the move is whatever it draws.
+    Any,
+    /// Exactly these boundaries go with `B_a` (a `sprouts-topo` move).
+    SideA(Vec<BoundaryId>),
+    /// Exactly these boundaries are inside the closed curve (a person's marks).
+    Inside(Vec<BoundaryId>),
+}
+
+struct Plan {
+    from: Corner,
+    to: Corner,
+    want: Want,
+    stroke: Option<Vec<Point>>,
+}
+
+/// A route made into a certified spline, not yet played.
+struct Prepared {
+    mv: Move,
+    spline: Spline,
+    route: Vec<Point>,
+    clearance: f64,
+    method: RouteMethod,
+}
+
+/// Most states the parity search keeps before it gives up.
+const MAX_STATES: usize = 3_000_000;
+
+fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
+    pos.spot_at(c)
+        .ok_or(Refusal::Illegal(format!("no corner {c:?}")))
+}
+
+/// Makes a route for `plan` into a certified spline and the move it draws.
+fn prepare(
+    board: &Board,
+    plan: &Plan,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<Prepared, Refusal> {
+    let _span = tracing::debug_span!("prepare_move").entered();
+    let pos = board.position();
+    let analysis = board.analysis();
+    let drawing = board.drawing();
+    let settings = board.settings();
+    let (a, b) = (spot_of(pos, plan.from)?, spot_of(pos, plan.to)?);
+    for s in [a, b] {
+        if pos.lives(s).is_none_or(|l| l.get() == 0) {
+            return Err(Refusal::NoLife(s));
+        }
+    }
+    if a == b && pos.lives(a).is_none_or(|l| l.get() < 2) {
+        return Err(Refusal::LoopNeedsTwoLives(a));
+    }
+    if pos.region_of(plan.from.boundary) != pos.region_of(plan.to.boundary) {
+        return Err(Refusal::NotInOneRegion(a, b));
+    }
+    let one_boundary = plan.from.boundary == plan.to.boundary;
+    let scene = Scene::new(drawing, settings);
+    let (ca, ra) = scene.spot(a).ok_or(Refusal::UnknownSpot(a))?;
+    let (cb, rb) = scene.spot(b).ok_or(Refusal::UnknownSpot(b))?;
+    let same_corner = plan.from == plan.to;
+    let enclosure = if one_boundary {
+        Enclosure::new(pos, analysis, &scene, plan.from, plan.to)
+    } else {
+        None
+    };
+    let sector_a = fit::sector_angles(analysis, drawing, plan.from);
+    let sector_b = fit::sector_angles(analysis, drawing, plan.to);
+
+    // A loop through one corner leaves on one side of a wall along the sector's bisector and
+    // comes back on the other.
+    let wall_dir = same_corner.then(|| loop_wall_direction(sector_a, ca, &enclosure, &scene));
+    // At a spot with no curve, a second wall across the spot closes its back, so that the loop
+    // goes round one of the walls instead of slipping round the spot itself.
+    let cell = FreeGrid::cell_width(scene.d0);
+    let walls: Vec<(Point, Point, f64)> = wall_dir
+        .map(|u| {
+            let len = ra + 5.0 * scene.d0;
+            let mut w = vec![(ca, ca + u * len, 1.5 * scene.d0)];
+            if sector_a.is_none() {
+                let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                w.push((ca - n, ca + n, cell));
+            }
+            w
+        })
+        .unwrap_or_default();
+    let mask = if a == b {
+        let mut cs = vec![plan.from];
+        if plan.to != plan.from {
+            cs.push(plan.to);
+        }
+        vec![Terminal {
+            spot: a,
+            centre: ca,
+            radius: ra,
+            corners: cs,
+        }]
+    } else {
+        vec![
+            Terminal {
+                spot: a,
+                centre: ca,
+                radius: ra,
+                corners: vec![plan.from],
+            },
+            Terminal {
+                spot: b,
+                centre: cb,
+                radius: rb,
+                corners: vec![plan.to],
+            },
+        ]
+    };
+    let grid = FreeGrid::new(&scene, analysis, &mask, &walls);
+    let t_from = Terminal {
+        spot: a,
+        centre: ca,
+        radius: ra,
+        corners: vec![plan.from],
+    };
+    let t_to = Terminal {
+        spot: b,
+        centre: cb,
+        radius: rb,
+        corners: vec![plan.to],
+    };
+    let mut sources = grid.terminal_cells(analysis, &t_from);
+    let mut targets = grid.terminal_cells(analysis, &t_to);
+    if let Some(u) = wall_dir {
+        let side = |c: &Cell| {
+            let p = grid.centre(*c);
+            certified::orient(ca, ca + u, p)
+        };
+        let ahead = |c: &Cell| (grid.centre(*c) - ca).dot(&u) > 0.0;
+        sources.retain(|c| side(c) == certified::Orientation::CounterClockwise && ahead(c));
+        targets.retain(|c| side(c) == certified::Orientation::Clockwise && ahead(c));
+    }
+    if sources.is_empty() {
+        return Err(Refusal::NoRoomAtSpot(a));
+    }
+    if targets.is_empty() {
+        return Err(Refusal::NoRoomAtSpot(b));
+    }
+
+    // What the route must enclose, as hypotheses on which boundaries are inside it.
+    let others = enclosure.as_ref().map_or(0, |e| e.others.len());
+    let hypotheses: Vec<Vec<bool>> = match (&plan.want, &enclosure) {
+        (Want::SideA(s), Some(e)) if others > 0 => {
+            let m: Vec<bool> = e.others.iter().map(|(b, _)| s.contains(b)).collect();
+            let flip = m.iter().map(|&x| !x).collect();
+            vec![m, flip]
+        }
+        (Want::Inside(s), Some(e)) if others > 0 => {
+            vec![e.others.iter().map(|(b, _)| s.contains(b)).collect()]
+        }
+        _ => Vec::new(),
+    };
+    let judge = |route: &[Point]| -> bool {
+        match (&plan.want, &enclosure) {
+            (Want::SideA(s), Some(e)) if others > 0 => {
+                let m: Vec<bool> = e.others.iter().map(|(b, _)| s.contains(b)).collect();
+                e.a_sides(route).contains(&m)
+            }
+            (Want::Inside(s), Some(e)) if others > 0 => {
+                let m: Vec<bool> = e.others.iter().map(|(b, _)| s.contains(b)).collect();
+                e.inside(route) == m
+            }
+            _ => true,
+        }
+    };
+
+    // The route: the stroke if it is usable, else the search.
+    let mut found: Option<(Vec<Point>, RouteMethod)> = None;
+    if let Some(stroke) = &plan.stroke
+        && stroke.len() >= 2
+    {
+        let mut route = vec![ca];
+        route.extend(
+            stroke
+                .iter()
+                .copied()
+                .filter(|p| (p - ca).norm() > ra + scene.d0 && (p - cb).norm() > rb + scene.d0),
+        );
+        route.push(cb);
+        let usable = route.len() > 2
+            && route[1..route.len() - 1]
+                .windows(2)
+                .all(|w| grid.visible(w[0], w[1]))
+            && first_last_ok(&grid, analysis, &route, (&t_from, &t_to));
+        if usable && judge(&route) {
+            found = Some((route, RouteMethod::Stroke));
+        }
+    }
+    if found.is_none() {
+        if hypotheses.is_empty() {
+            let cells =
+                planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES);
+            if let Some(cells) = cells {
+                found = Some((polyline(&grid, ca, &cells, cb), RouteMethod::Shortest));
+            }
+        } else {
+            let e = enclosure.as_ref().expect("hypotheses need an enclosure");
+            for want_inside in &hypotheses {
+                if let Some((route, rays)) = marked_search(
+                    &grid,
+                    &scene,
+                    e,
+                    (ca, &sources),
+                    (cb, &targets),
+                    want_inside,
+                ) && judge(&route)
+                {
+                    found = Some((
+                        route,
+                        if rays == 0 {
+                            RouteMethod::Shortest
+                        } else {
+                            RouteMethod::Parity(rays)
+                        },
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    let Some((route, method)) = found else {
+        if !hypotheses.is_empty() {
+            // Is there a way at all?
+            let any = planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES);
+            if any.is_some() {
+                let words = match &plan.want {
+                    Want::SideA(s) => pos
+                        .make_move(plan.from, plan.to, s)
+                        .map(|m| m.describe(pos))
+                        .unwrap_or_else(|_| format!("{a} -> {b}")),
+                    _ => format!("{a} -> {b}"),
+                };
+                return Err(Refusal::WrongEnclosure {
+                    words,
+                    detail: "no candidate route within seven rays put every boundary on its side"
+                        .to_owned(),
+                });
+            }
+        }
+        return Err(no_path(&grid, &scene, &sources, &targets));
+    };
+    observer(&route);
+
+    // Shorten within the homotopy class, then relax.
+    let route = if method == RouteMethod::Stroke {
+        route
+    } else {
+        let pulled = string_pull(&grid, &route, &scene, &[a, b]);
+        if judge(&pulled) { pulled } else { route }
+    };
+    observer(&route);
+    let band = BandSettings::from_settings(settings);
+    let relaxed = band::relax(&route, &scene, &[a, b], &band, observer);
+    let route = if judge(&relaxed) { relaxed } else { route };
+
+    // Ports, fit, certificate.
+    let stub = ra.max(rb) + 0.5 * scene.d0;
+    let away = |p: &Point, c: Point| (p - c).norm() > 2.0 * stub;
+    let first = route.iter().find(|p| away(p, ca)).copied().unwrap_or(cb);
+    let last = route
+        .iter()
+        .rev()
+        .find(|p| away(p, cb))
+        .copied()
+        .unwrap_or(ca);
+    let (mut wa, mut wb): (Vector, Vector) = (first - ca, last - cb);
+    if wa.norm() < 1e-9 || wb.norm() < 1e-9 {
+        // A route that never leaves the spots' neighbourhood: its own first and last legs.
+        wa = route[1] - ca;
+        wb = route[route.len() - 2] - cb;
+        if wa.norm() < 1e-9 || wb.norm() < 1e-9 {
+            return Err(Refusal::Fit("the route does not leave its spot".into()));
+        }
+    }
+    let (ua, ub) = if same_corner {
+        fit::loop_ports(sector_a, wa, wb)
+    } else {
+        (fit::port(sector_a, wa), fit::port(sector_b, wb))
+    };
+    let pts = fit::with_stubs(&route, (ca, ua), (cb, ub), stub, 3.0);
+    observer(&pts);
+    let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
+    let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
+    let need = 0.6 * scene.d0;
+    let clearance = fit::certify(&spline, &scene, &obstacles, [a, b], need).map_err(|c| {
+        Refusal::Certificate {
+            clearance: c.clearance,
+            needed: need,
+            spots: c.spots,
+            curves: c.curves,
+        }
+    })?;
+    let curve_pts = refined_polygon(&spline, 0.25, 16.0)
+        .map(|p| p.points().to_vec())
+        .map_err(|e| Refusal::Fit(e.to_string()))?;
+    if !judge(&curve_pts) {
+        return Err(Refusal::WrongEnclosure {
+            words: format!("{a} -> {b}"),
+            detail: "the fitted curve sorts the boundaries differently from its route".into(),
+        });
+    }
+    // The move the curve draws.
+    let side_a: Vec<BoundaryId> = match (&plan.want, &enclosure) {
+        (Want::SideA(s), _) => s.clone(),
+        (_, Some(e)) => e.side_a_of(&e.a_sides(&curve_pts)[0]),
+        (_, None) => Vec::new(),
+    };
+    let mv = pos
+        .make_move(plan.from, plan.to, &side_a)
+        .map_err(|e| Refusal::Illegal(e.to_string()))?;
+    Ok(Prepared {
+        mv,
+        spline,
+        route: pts,
+        clearance,
+        method,
+    })
+}
+
+/// Whether a stroke's route leaves and reaches its spots through the right sides.
+fn first_last_ok(
+    grid: &FreeGrid,
+    analysis: &Analysis,
+    route: &[Point],
+    (ta, tb): (&Terminal, &Terminal),
+) -> bool {
+    let n = route.len();
+    let ok = |t: &Terminal, p: Point| {
+        grid.cell_at(p).is_some_and(|c| grid.open[c as usize])
+            && analysis
+                .corner_at(t.spot, p)
+                .is_some_and(|c| t.corners.contains(&c))
+    };
+    ok(ta, route[1]) && ok(tb, route[n - 2])
+}
+
+/// The lazy parity search: the shortest route first, then rays for the boundaries the last
+/// candidate put on the wrong side (at most seven).
+fn marked_search(
+    grid: &FreeGrid,
+    scene: &Scene,
+    e: &Enclosure,
+    (ca, sources): (Point, &[Cell]),
+    (cb, targets): (Point, &[Cell]),
+    want_inside: &[bool],
+) -> Option<(Vec<Point>, usize)> {
+    let mut ray_of: Vec<usize> = Vec::new();
+    loop {
+        let mut rays = Vec::new();
+        let mut want = 0u32;
+        for (k, &o) in ray_of.iter().enumerate() {
+            let (ray, arc_parity) = e.ray(o, scene);
+            rays.push(ray);
+            if want_inside[o] ^ arc_parity {
+                want |= 1 << k;
+            }
+        }
+        let cells =
+            planner::parity_search(grid, ca, sources, cb, targets, &rays, want, MAX_STATES)?;
+        let route = polyline(grid, ca, &cells, cb);
+        let ins = e.inside(&route);
+        let wrong: Vec<usize> = (0..ins.len())
+            .filter(|&k| ins[k] != want_inside[k])
+            .collect();
+        if wrong.is_empty() {
+            return Some((route, ray_of.len()));
+        }
+        let before = ray_of.len();
+        for k in wrong {
+            if !ray_of.contains(&k) {
+                ray_of.push(k);
+            }
+        }
+        if ray_of.len() == before || ray_of.len() > 7 {
+            return None;
+        }
+    }
+}
+
+/// The direction of the wall of a loop through one corner: the sector's bisector, or for a
+/// spot with no curve, towards the region's first other boundary (else the window's middle).
+fn loop_wall_direction(
+    sector: Option<(f64, f64)>,
+    ca: Point,
+    enclosure: &Option<Enclosure>,
+    scene: &Scene,
+) -> Vector {
+    if let Some((ts, w)) = sector {
+        let t = ts + 0.5 * w;
+        return Vector::new(t.cos(), t.sin());
+    }
+    let mid = Point::new(0.5 * scene.width, 0.5 * scene.height);
+    let toward = enclosure
+        .as_ref()
+        .and_then(|e| {
+            e.others
+                .iter()
+                .map(|&(_, p)| p)
+                .min_by(|p, q| (p - ca).norm().total_cmp(&(q - ca).norm()))
+        })
+        .unwrap_or(mid);
+    let v = toward - ca;
+    if v.norm() > 1e-9 {
+        v.normalize()
+    } else {
+        Vector::new(1.0, 0.0)
+    }
+}
+
+fn polyline(grid: &FreeGrid, a: Point, cells: &[Cell], b: Point) -> Vec<Point> {
+    let mut pts = Vec::with_capacity(cells.len() + 2);
+    pts.push(a);
+    pts.extend(cells.iter().map(|&c| grid.centre(c)));
+    pts.push(b);
+    pts
+}
+
+/// The refusal when there is no way: the widest way's clearance and what is at its narrowest.
+fn no_path(grid: &FreeGrid, scene: &Scene, sources: &[Cell], targets: &[Cell]) -> Refusal {
+    let (widest, at) = grid.widest(sources, targets).unwrap_or((0.0, Cell::MAX));
+    let mut spots = Vec::new();
+    let mut curves = Vec::new();
+    if at != Cell::MAX {
+        // The obstacles around the narrowest cell.
+        let p = grid.centre(at);
+        let r = 2.0 * scene.d0;
+        for dj in -2i32..=2 {
+            for di in -2i32..=2 {
+                let q = Point::new(
+                    p.x + f64::from(di) * grid.cell,
+                    p.y + f64::from(dj) * grid.cell,
+                );
+                if let Some(c) = grid.cell_at(q)
+                    && f64::from(grid.clear[c as usize]) < r
+                {
+                    match grid.near[c as usize] {
+                        Obstacle::Spot(k) => spots.push(scene.spots[k as usize].0),
+                        Obstacle::Curve(k) => curves.push(CurveId(k)),
+                        Obstacle::Edge => {}
+                    }
+                }
+            }
+        }
+    }
+    spots.sort_unstable();
+    spots.dedup();
+    curves.sort_unstable();
+    curves.dedup();
+    Refusal::NoPath {
+        widest: widest.max(0.0),
+        needed: scene.d0,
+        spots,
+        curves,
+    }
+}
+
+/// Shortens a route by straight shortcuts through open cells that go round no spot (so the
+/// route keeps its way round everything).
+fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId]) -> Vec<Point> {
+    let n = route.len();
+    if n <= 3 {
+        return route.to_vec();
+    }
+    let others: Vec<Point> = scene
+        .spots
+        .iter()
+        .filter(|s| !ends.contains(&s.0))
+        .map(|s| s.1)
+        .collect();
+    let encloses_nothing = |i: usize, j: usize| {
+        let poly: Vec<Point> = route[i..=j].to_vec();
+        others
+            .iter()
+            .all(|&p| certified::winding_number(p, &poly).is_none_or(|w| w == 0))
+    };
+    // The first and last legs (spot centre to cell) stay.
+    let mut out = vec![route[0], route[1]];
+    let mut i = 1;
+    while i < n - 2 {
+        let mut j = i + 1;
+        let mut k = i + 2;
+        while k <= n - 2 && grid.visible(route[i], route[k]) {
+            j = k;
+            k += 1;
+        }
+        while j > i + 1 && !encloses_nothing(i, j) {
+            j = i + 1 + (j - i - 1) / 2;
+        }
+        out.push(route[j]);
+        i = j;
+    }
+    out.push(route[n - 1]);
+    out
+}
+
+/// Spots of a region's boundaries: the boundaries of region `r` holding the spots.
+fn boundaries_of_spots(
+    pos: &Position,
+    region: sprouts_topo::RegionId,
+    spots: &[SpotId],
+) -> Result<Vec<BoundaryId>, Refusal> {
+    let r = pos
+        .region(region)
+        .ok_or(Refusal::BadMarks("no such region".into()))?;
+    let mut out = Vec::new();
+    for &s in spots {
+        let b = r
+            .boundaries()
+            .find(|b| b.corners().contains(&s))
+            .ok_or_else(|| Refusal::BadMarks(format!("spot {s} is not in the move's region")))?;
+        out.push(b.id());
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+fn corners_for(
+    pos: &Position,
+    analysis: &Analysis,
+    spot: SpotId,
+    side: Side,
+) -> Result<Vec<Corner>, Refusal> {
+    if pos.lives(spot).is_none() {
+        return Err(Refusal::UnknownSpot(spot));
+    }
+    match side {
+        Side::Any => Ok(pos.corners_of(spot)),
+        Side::Corner(c) => {
+            if pos.spot_at(c) == Some(spot) {
+                Ok(vec![c])
+            } else {
+                Err(Refusal::NoSuchSide(spot))
+            }
+        }
+        Side::Toward(p) => analysis
+            .corner_at(spot, p)
+            .map(|c| vec![c])
+            .ok_or(Refusal::NoSuchSide(spot)),
+    }
+}
+
+fn commit(
+    board: &mut Board,
+    p: Prepared,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<DrawnMove, Refusal> {
+    let words = p.mv.describe(board.position());
+    let curves = board.play_spline(&p.mv, &p.spline).map_err(|e| match e {
+        TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
+        TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
+        TransactionError::Picture(e) => Refusal::Picture(e.to_string()),
+        TransactionError::Mismatch(m) => Refusal::Mismatch(m.to_string()),
+    })?;
+    observer(&p.route);
+    Ok(DrawnMove {
+        mv: p.mv,
+        words,
+        curves,
+        route: p.route,
+        clearance: p.clearance,
+        method: p.method,
+    })
+}
+
+/// [`Board::draw_request`].
+pub(crate) fn draw_request(
+    board: &mut Board,
+    request: &DrawRequest,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<DrawnMove, Refusal> {
+    let _span = tracing::debug_span!("draw_request").entered();
+    let pos = board.position().clone();
+    let analysis = board.analysis();
+    let froms = corners_for(&pos, analysis, request.from, request.from_side)?;
+    let tos = corners_for(&pos, analysis, request.to, request.to_side)?;
+    let mut last: Option<Refusal> = None;
+    for &f in &froms {
+        for &t in &tos {
+            if pos.region_of(f.boundary) != pos.region_of(t.boundary) {
+                continue;
+            }
+            // A loop at one spot: with `Any` sides, each pair of corners once.
+            if request.from == request.to && t < f && request.from_side == request.to_side {
+                continue;
+            }
+            let want = match &request.enclose {
+                None => Want::Any,
+                Some(marks) => {
+                    if f.boundary != t.boundary {
+                        last = Some(Refusal::BadMarks(
+                            "a curve joining two boundaries encloses nothing".into(),
+                        ));
+                        continue;
+                    }
+                    let region = pos.region_of(f.boundary).expect("a corner's region");
+                    match boundaries_of_spots(&pos, region, marks) {
+                        Ok(bs) => Want::Inside(bs),
+                        Err(e) => {
+                            last = Some(e);
+                            continue;
+                        }
+                    }
+                }
+            };
+            let plan = Plan {
+                from: f,
+                to: t,
+                want,
+                stroke: request.stroke.clone(),
+            };
+            match prepare(board, &plan, observer) {
+                Ok(p) => match commit(board, p, observer) {
+                    Ok(d) => return Ok(d),
+                    Err(e) => last = Some(e),
+                },
+                Err(e) => last = Some(e),
+            }
+        }
+    }
+    Err(last.unwrap_or(Refusal::NotInOneRegion(request.from, request.to)))
+}
+
+/// The interchangeable boundaries of a move chosen by the nearest-cluster rule of spec 5.9:
+/// from the move's spots and the boundaries it must enclose, the nearest boundary of a kind
+/// still wanted is added, then the next nearest to everything chosen so far, and so on.
+fn cluster_side_a(pos: &Position, scene: &Scene, mv: &Move) -> Vec<BoundaryId> {
+    let Some(family) = pos
+        .families()
+        .into_iter()
+        .find(|f| f.corners() == (mv.from(), mv.to()))
+    else {
+        return mv.side_a().to_vec();
+    };
+    let free = family.free_boundaries();
+    let mut groups: Vec<&[BoundaryId]> = Vec::new();
+    let mut at = 0;
+    for &n in family.interchangeable_groups() {
+        groups.push(&free[at..at + n as usize]);
+        at += n as usize;
+    }
+    let side = mv.side_a();
+    let point_of = |b: BoundaryId| -> Vec<Point> {
+        pos.boundary(b)
+            .map(|bd| {
+                bd.corners()
+                    .iter()
+                    .filter_map(|&s| scene.spot(s).map(|x| x.0))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // Fixed: boundaries not in a group of two or more.
+    let mut chosen: Vec<BoundaryId> = Vec::new();
+    let mut wanted: Vec<(usize, usize)> = Vec::new(); // (group, how many)
+    for (g, members) in groups.iter().enumerate() {
+        let k = members.iter().filter(|b| side.contains(b)).count();
+        if members.len() == 1 {
+            chosen.extend(members.iter().filter(|b| side.contains(b)));
+        } else if k > 0 {
+            wanted.push((g, k));
+        }
+    }
+    // Dead boundaries (not free) sent with B_a stay as they are.
+    chosen.extend(side.iter().filter(|b| !free.contains(b)));
+    let (a, b) = mv.spots();
+    let mut anchors: Vec<Point> = [a, b]
+        .iter()
+        .filter_map(|&s| scene.spot(s).map(|x| x.0))
+        .collect();
+    let start = anchors.first().copied();
+    let mut segs: Vec<(Point, Point)> = Vec::new();
+    for &c in &chosen {
+        for p in point_of(c) {
+            anchors.push(p);
+            if let Some(s) = start {
+                segs.push((s, p));
+            }
+        }
+    }
+    let dist = |pts: &[Point], anchors: &[Point], segs: &[(Point, Point)]| -> f64 {
+        pts.iter()
+            .map(|p| {
+                let d1 = anchors
+                    .iter()
+                    .map(|q| (p - q).norm())
+                    .fold(f64::INFINITY, f64::min);
+                let d2 = segs
+                    .iter()
+                    .map(|&(s, t)| sprouts_geom::point_segment_distance(*p, s, t))
+                    .fold(f64::INFINITY, f64::min);
+                d1.min(d2)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    loop {
+        let mut best: Option<(f64, usize, BoundaryId)> = None;
+        for (w, &(g, k)) in wanted.iter().enumerate() {
+            if k == 0 {
+                continue;
+            }
+            for &cand in groups[g] {
+                if chosen.contains(&cand) {
+                    continue;
+                }
+                let d = dist(&point_of(cand), &anchors, &segs);
+                if best.is_none_or(|(bd, _, bb)| d < bd || (d == bd && cand < bb)) {
+                    best = Some((d, w, cand));
+                }
+            }
+        }
+        let Some((_, w, cand)) = best else { break };
+        wanted[w].1 -= 1;
+        chosen.push(cand);
+        for p in point_of(cand) {
+            anchors.push(p);
+            if let Some(s) = start {
+                segs.push((s, p));
+            }
+        }
+    }
+    chosen.sort_unstable();
+    chosen.dedup();
+    chosen
+}
+
+/// [`Board::draw_move`].
+pub(crate) fn draw_move(
+    board: &mut Board,
+    mv: &Move,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<DrawnMove, Refusal> {
+    let _span = tracing::debug_span!("draw_move").entered();
+    let pos = board.position().clone();
+    let intended = pos.play(mv).map_err(|e| Refusal::Illegal(e.to_string()))?;
+    let scene = Scene::new(board.drawing(), board.settings());
+    let want = if mv.is_one_boundary() {
+        Want::SideA(cluster_side_a(&pos, &scene, mv))
+    } else {
+        Want::Any
+    };
+    let plan = Plan {
+        from: mv.from(),
+        to: mv.to(),
+        want: want.clone(),
+        stroke: None,
+    };
+    let same_game = |m: &Move| {
+        pos.play(m).is_ok_and(|p| {
+            p.game_key() == intended.game_key()
+                || p.canonical_unreduced() == intended.canonical_unreduced()
+        })
+    };
+    let first = prepare(board, &plan, observer);
+    let prepared = match first {
+        Ok(p) => p,
+        Err(e) => {
+            // The marks could not be applied: the shortest way, kept only if it is the same
+            // move.
+            if want == Want::Any {
+                return Err(e);
+            }
+            let plain = Plan {
+                want: Want::Any,
+                ..plan
+            };
+            match prepare(board, &plain, observer) {
+                Ok(p) if same_game(&p.mv) => p,
+                _ => return Err(e),
+            }
+        }
+    };
+    if !same_game(&prepared.mv) {
+        return Err(Refusal::Mismatch(format!(
+            "the drawn move {} is not the intended {}",
+            prepared.mv.describe(&pos),
+            mv.describe(&pos)
+        )));
+    }
+    commit(board, prepared, observer)
+}
+
+/// [`Board::reachable`].
+pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reachable, Refusal> {
+    let _span = tracing::debug_span!("reachable").entered();
+    let pos = board.position();
+    let analysis = board.analysis();
+    if pos.lives(from).is_none_or(|l| l.get() == 0) {
+        return Err(if pos.lives(from).is_none() {
+            Refusal::UnknownSpot(from)
+        } else {
+            Refusal::NoLife(from)
+        });
+    }
+    let scene = Scene::new(board.drawing(), board.settings());
+    let (ca, ra) = scene.spot(from).ok_or(Refusal::UnknownSpot(from))?;
+    let mut corners = corners_for(pos, analysis, from, side)?;
+    // If the side pressed leads nowhere, the others are tried.
+    for c in pos.corners_of(from) {
+        if !corners.contains(&c) {
+            corners.push(c);
+        }
+    }
+    let mut first: Option<Reachable> = None;
+    for corner in corners {
+        let t = Terminal {
+            spot: from,
+            centre: ca,
+            radius: ra,
+            corners: vec![corner],
+        };
+        let grid = FreeGrid::new(&scene, analysis, std::slice::from_ref(&t), &[]);
+        let sources: Vec<(Cell, f64)> = grid
+            .terminal_cells(analysis, &t)
+            .into_iter()
+            .map(|c| (c, (grid.centre(c) - ca).norm()))
+            .collect();
+        let (dist, _) = grid.dijkstra(&sources);
+        let region = pos.region_of(corner.boundary);
+        let mut spots = Vec::new();
+        for &(id, c, r) in &scene.spots {
+            if pos.lives(id).is_none_or(|l| l.get() == 0) {
+                continue;
+            }
+            if id == from {
+                if pos.lives(id).is_some_and(|l| l.get() >= 2) && !sources.is_empty() {
+                    spots.push((id, corner, 0.0));
+                }
+                continue;
+            }
+            // The nearest reached cell in the ring just outside the spot's blocked disc.
+            let reach = r + scene.d0 + 2.5 * grid.cell;
+            let mut best: Option<(f64, Corner)> = None;
+            let k = (reach / grid.cell).ceil() as i64 + 1;
+            for dj in -k..=k {
+                for di in -k..=k {
+                    let q = Point::new(c.x + di as f64 * grid.cell, c.y + dj as f64 * grid.cell);
+                    let Some(cell) = grid.cell_at(q) else {
+                        continue;
+                    };
+                    let p = grid.centre(cell);
+                    let d = dist[cell as usize];
+                    if !d.is_finite() || (p - c).norm() > reach {
+                        continue;
+                    }
+                    if let Some(k) = analysis.corner_at(id, p)
+                        && pos.region_of(k.boundary) == region
+                        && best.is_none_or(|(bd, _)| d < bd)
+                    {
+                        best = Some((d + (p - c).norm(), k));
+                    }
+                }
+            }
+            if let Some((d, k)) = best {
+                spots.push((id, k, d));
+            }
+        }
+        let r = Reachable {
+            from,
+            corner,
+            spots,
+        };
+        let leads = !r.spots.is_empty();
+        if first.is_none() {
+            first = Some(r.clone());
+        }
+        if leads {
+            return Ok(r);
+        }
+    }
+    first.ok_or(Refusal::NoSuchSide(from))
+}
