@@ -441,13 +441,6 @@ impl Searcher {
         Ok(out)
     }
 
-    /// Whether a whole position given by its canonical form is a win for the player to move
-    /// (normal play), within the limits set by [`Searcher::start_move`].
-    pub(crate) fn exact_win(&mut self, whole: &str) -> Result<bool, Abort> {
-        let lands = unsolved(whole, &[]);
-        self.win_sum(&lands, 0)
-    }
-
     fn terminal(&self, heap: u32) -> f64 {
         match self.convention {
             Convention::Normal if heap != 0 => WIN,

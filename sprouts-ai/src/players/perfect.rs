@@ -5,17 +5,18 @@ use std::time::{Duration, Instant};
 
 use sprouts_topo::Position;
 
-use super::parity::{RootResult, Searcher, break_tie};
+use super::parity::{RootResult, break_tie};
 use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates, mix};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 use crate::misere_play::MisereSproutsSolver;
+use crate::solver::{Solver, SolverConfig};
 
 /// The perfect player.
 ///
-/// In normal play it decides every candidate's child (Sprague-Grundy by parts: the smaller
-/// parts by their nimbers, the largest by a win/loss search beside a nim heap, memoised by
-/// canonical form and kept across moves): a child lost for the opponent is a winning move. When
+/// In normal play it decides every candidate's child with the [`Solver`] (nimbers by parts,
+/// couples of a part and a nim heap, tables kept across moves): a child lost for the opponent is
+/// a winning move. When
 /// every child is worked out and none is 0 the position is lost, and the move that random
 /// games from it win most often is played (to give a fallible opponent the most chances to go
 /// wrong). When the budget runs out first, a parity search with the time left decides. Ties
@@ -27,8 +28,8 @@ pub struct Perfect {
     time: Option<Duration>,
     seed: u64,
     moves: u64,
-    exact: Searcher,
     misere: MisereSproutsSolver,
+    solver: Solver,
     parity: ParitySearch,
 }
 
@@ -45,8 +46,8 @@ impl Perfect {
             time,
             seed,
             moves: 0,
-            exact: Searcher::new(&config, mix(seed ^ 0x5eed)),
             misere: MisereSproutsSolver::new(),
+            solver: Solver::new(SolverConfig::default()),
             parity: ParitySearch::new(config, mix(seed)),
         }
     }
@@ -70,17 +71,12 @@ impl Player for Perfect {
         if cands.is_empty() {
             return None;
         }
-        self.exact.start_move(convention, &limits);
         let mut winners = Vec::new();
         let mut complete = true;
         for (i, c) in cands.iter().enumerate() {
             // The outcome for the opponent, to move in the child.
             let outcome = match convention {
-                Convention::Normal => self
-                    .exact
-                    .exact_win(c.form.as_str())
-                    .ok()
-                    .map(Outcome::from_win),
+                Convention::Normal => self.solver.outcome(&c.child, &limits).value,
                 Convention::Misere => self.misere.outcome(&c.child, &limits).value,
             };
             match outcome {
@@ -128,15 +124,7 @@ impl Player for Perfect {
             });
         }
         let mut choice = self.parity.choose(position, convention, &limits)?;
-        choice.report.words = match convention {
-            Convention::Normal => {
-                format!("not solved in time; parity search: {}", choice.report.words)
-            }
-            Convention::Misere => format!(
-                "misère: parity search (no exact misère solver yet): {}",
-                choice.report.words
-            ),
-        };
+        choice.report.words = format!("not solved in time; parity search: {}", choice.report.words);
         Some(choice)
     }
 
