@@ -36,6 +36,9 @@ fn add(a: u32, b: u32) -> u32 {
     }
 }
 
+/// A settled state with its table key.
+type KeyedState = (State, Box<[u32]>);
+
 /// A limit struck: the work is abandoned, what was proven is kept.
 #[derive(Debug)]
 struct Aborted;
@@ -340,7 +343,7 @@ impl Search {
         &mut self,
         state: &State,
         limits: &Limits,
-    ) -> Result<Option<Vec<(State, Box<[u32]>)>>, Aborted> {
+    ) -> Result<Option<Vec<KeyedState>>, Aborted> {
         let mut open: Vec<(u32, Vec<LandId>, TreeId)> = Vec::new();
         for idx in 0..state.lands.len() {
             let land = state.lands[idx];
@@ -372,7 +375,7 @@ impl Search {
             }
         }
         open.sort_by_key(|(weight, _, _)| *weight);
-        let mut children: Vec<(State, Box<[u32]>)> = Vec::with_capacity(open.len());
+        let mut children: Vec<KeyedState> = Vec::with_capacity(open.len());
         let mut seen: FxHashSet<Box<[u32]>> = FxHashSet::default();
         for (_, lands, context) in open {
             let next = self.settle(lands, context, limits)?;
