@@ -6,12 +6,14 @@
 //! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results.
 //! - [`bounds`]: bounds on the number of moves left and the exact longest game.
 //! - [`players`]: the computer players (random, Monte Carlo, parity search, perfect).
+//! - [`solver`]: the normal-play solver (outcomes and nimbers by couples of lands and a nim heap).
 
 pub mod bounds;
 pub mod impartial;
 mod limits;
 pub mod misere_play;
 pub mod players;
+pub mod solver;
 pub mod sprouts_game;
 
 pub use limits::{Limits, Solved};

@@ -5,6 +5,7 @@ mod octal;
 mod render;
 mod selfplay;
 mod serve;
+mod solve;
 mod topo;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,10 @@ enum Command {
     Moves(topo::MovesArgs),
     /// Exhaustive counts of the positions reachable from the n-spot start.
     Count(topo::CountArgs),
+    /// Outcomes and nimbers of positions in normal play (the solver).
+    Solve(solve::SolveArgs),
+    /// A position's canonical form, parts, distinct moves and verdict.
+    Analyse(solve::AnalyseArgs),
     /// Computer against computer on positions only: the moves of every game and a summary.
     Selfplay(selfplay::SelfplayArgs),
     /// The web UI: play in the browser (what `sprouts` with no arguments does).
@@ -46,6 +51,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Canon(args)) => topo::canon(args),
         Some(Command::Moves(args)) => topo::moves(args),
         Some(Command::Count(args)) => topo::count(args),
+        Some(Command::Solve(args)) => solve::solve(args),
+        Some(Command::Analyse(args)) => solve::analyse(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
         Some(Command::Serve(args)) => serve::run(args),
         None => serve::run(serve::ServeArgs::default_args()),

@@ -1,4 +1,5 @@
-//! `sprouts selfplay`: computer against computer, on positions only (no pictures).
+//! `sprouts selfplay`: computer against computer, on positions only, or with every move drawn
+//! (`--draw`).
 
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -40,6 +41,60 @@ pub(crate) struct SelfplayArgs {
     /// Player 2 moves first in every second game (games 2, 4, ...).
     #[arg(long)]
     alternate: bool,
+    /// Draw every move on a picture (`Board::draw_move`) and check it reads back to the
+    /// intended position; the players then play the drawn position.
+    #[arg(long)]
+    draw: bool,
+    /// With --draw: write each game's final picture (SVG) and saved game (JSON) here.
+    #[arg(long, value_name = "DIR", requires = "draw")]
+    svg: Option<std::path::PathBuf>,
+}
+
+/// What drawing the moves of a game gave.
+#[derive(Default)]
+struct DrawTally {
+    drawn: u64,
+    refused: u64,
+    wrong: u64,
+    to_end: u64,
+}
+
+/// Draws the move of `e` on `board` (whose position is the one the move was chosen in):
+/// `Ok(true)` if it was drawn, `Ok(false)` if it was refused (the reason goes to stderr).
+fn draw_event(
+    board: &mut sprouts_draw::Board,
+    e: &MoveEvent<'_>,
+    tally: &mut DrawTally,
+) -> anyhow::Result<bool> {
+    match board.draw_move(e.mv, &mut |_| {}) {
+        Ok(_) => {
+            tally.drawn += 1;
+            let got = board.position();
+            if got.game_key() != e.after.game_key()
+                && got.canonical_unreduced() != e.after.canonical_unreduced()
+            {
+                tally.wrong += 1;
+                eprintln!(
+                    "game {} move {}: the drawn move {} read back to another position",
+                    e.game,
+                    e.ply,
+                    e.mv.describe(e.before)
+                );
+            }
+            Ok(true)
+        }
+        Err(r) => {
+            tally.refused += 1;
+            eprintln!(
+                "game {} move {}: {} was not drawn: {}",
+                e.game,
+                e.ply,
+                e.mv.describe(e.before),
+                r.detail()
+            );
+            Ok(false)
+        }
+    }
 }
 
 /// One move of a game, as the observer sees it.
@@ -74,14 +129,16 @@ pub(crate) struct GameRecord {
 }
 
 /// Plays one game from `start`; `first` moves first. `observer` sees every move (the hook for
-/// printing, logging or drawing moves as they are played).
+/// printing, logging or drawing moves as they are played) and may give the position the game
+/// goes on from (the position read off a drawn picture, which names the same game by the same
+/// spots); `None` goes on from the position the move made.
 pub(crate) fn play_game(
     start: &Position,
     players: &mut [Box<dyn Player>; 2],
     first: usize,
     convention: Convention,
     game: u32,
-    observer: &mut dyn FnMut(&MoveEvent<'_>) -> anyhow::Result<()>,
+    observer: &mut dyn FnMut(&MoveEvent<'_>) -> anyhow::Result<Option<Position>>,
 ) -> anyhow::Result<GameRecord> {
     let mut pos = start.clone();
     let mut to_move = first;
@@ -115,7 +172,7 @@ pub(crate) fn play_game(
         rec.moves += 1;
         rec.seconds[to_move] += seconds;
         rec.moves_by[to_move] += 1;
-        observer(&MoveEvent {
+        let next = observer(&MoveEvent {
             game,
             ply: rec.moves,
             player: to_move,
@@ -125,7 +182,7 @@ pub(crate) fn play_game(
             choice: &choice,
             seconds,
         })?;
-        pos = after;
+        pos = next.unwrap_or(after);
         to_move = 1 - to_move;
     }
 }
@@ -171,7 +228,22 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let mut seconds = [0f64; 2];
     let mut moves_by = [0u64; 2];
     let mut out = std::io::stdout().lock();
+    let mut draw = DrawTally::default();
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    }
+    let world = sprouts_draw::WorldSize::new(2560.0, 1383.0);
     for g in 1..=args.games {
+        let mut board = if args.draw {
+            Some(
+                sprouts_draw::Board::new(args.spots, world, sprouts_draw::Settings::default())
+                    .context("cannot lay out the start")?,
+            )
+        } else {
+            None
+        };
+        let mut drawing = args.draw;
         let mut players = [
             player_from_spec(&args.p1, game_seed(args.seed, g, 1))?,
             player_from_spec(&args.p2, game_seed(args.seed, g, 2))?,
@@ -189,6 +261,17 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         }
         let json = args.json;
         let rec = play_game(&start, &mut players, first, convention, g, &mut |e| {
+            // Drawn: the game goes on from the position read off the picture.
+            let mut next = None;
+            if let Some(board) = board.as_mut()
+                && drawing
+            {
+                if draw_event(board, e, &mut draw)? {
+                    next = Some(board.position().clone());
+                } else {
+                    drawing = false;
+                }
+            }
             let r = &e.choice.report;
             let verdict = r.verdict.map(|v| match v {
                 Outcome::Win => "win",
@@ -224,8 +307,21 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 line.push(']');
                 writeln!(out, "{line}")?;
             }
-            Ok(())
+            Ok(next)
         })?;
+        if drawing {
+            draw.to_end += 1;
+        }
+        if let (Some(board), Some(dir)) = (&board, &args.svg) {
+            let svg =
+                sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
+            let path = dir.join(format!("game-{g}.svg"));
+            std::fs::write(&path, svg)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let path = dir.join(format!("game-{g}.json"));
+            std::fs::write(&path, board.to_json())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
         wins[rec.winner] += 1;
         total_moves += u64::from(rec.moves);
         for k in 0..2 {
@@ -279,6 +375,13 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             "mean_moves": mean_moves,
             "mean_seconds_per_move": [per_move(0), per_move(1)],
         });
+        let mut line = line;
+        if args.draw {
+            line["games_drawn_to_end"] = json!(draw.to_end);
+            line["moves_drawn"] = json!(draw.drawn);
+            line["moves_refused"] = json!(draw.refused);
+            line["wrong_positions"] = json!(draw.wrong);
+        }
         writeln!(out, "{line}")?;
     } else {
         writeln!(
@@ -293,6 +396,16 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             per_move(0),
             per_move(1)
         )?;
+        if args.draw {
+            writeln!(
+                out,
+                "# drawn: {} of {} games to the end, {} moves drawn, {} refused, {} wrong positions",
+                draw.to_end, args.games, draw.drawn, draw.refused, draw.wrong
+            )?;
+        }
+    }
+    if draw.wrong > 0 {
+        bail!("{} drawn moves read back to another position", draw.wrong);
     }
     Ok(())
 }

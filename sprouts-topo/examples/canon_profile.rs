@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
 //! cargo run --release -p sprouts-topo --example canon_profile -- children 40
+//! cargo run --release -p sprouts-topo --example canon_profile -- one '0*4.1Aab1baBCD|ADCB+122' 100000
 //! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
 //! ```
 
@@ -32,6 +33,19 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
         }
     }
     out
+}
+
+/// The form of `p`, `n` times, through one reused canonicalizer.
+#[inline(never)]
+fn forms_of(p: &Position, n: usize) -> usize {
+    let mut c = Canonicalizer::new();
+    let mut out = String::new();
+    let mut total = 0;
+    for _ in 0..n {
+        c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
+        total += out.len();
+    }
+    total
 }
 
 /// The solver's enumeration: every distinct child of every position, as canonical lands.
@@ -80,6 +94,19 @@ fn main() {
             eprintln!(
                 "{forms} children in {s:.3} s: {:.0} children/s ({n} bytes)",
                 forms as f64 / s
+            );
+        }
+        "one" => {
+            // `one GLOP N`: the form of one position, N times (for per-form instruction counts).
+            let p = Position::parse_glop(args.get(2).map_or("0*12", String::as_str))
+                .expect("a position in GLOP notation");
+            let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+            let t = std::time::Instant::now();
+            let total = forms_of(&p, n);
+            let s = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{n} forms in {s:.3} s: {:.0} forms/s ({total} bytes)",
+                n as f64 / s
             );
         }
         "dump" => {

@@ -1,6 +1,6 @@
 //! The solver's fast path: the distinct children of a position as canonical lands.
 
-use crate::canon::{CanonicalForm, DEFAULT_BUDGET, Reductions, with_canonicalizer};
+use crate::canon::{CanonicalForm, ChildBufs, DEFAULT_BUDGET, Reductions, with_canonicalizer};
 use crate::position::Position;
 
 /// One child of a position, as its canonical form split into lands (borrowed from the
@@ -46,19 +46,27 @@ impl Position {
     /// assert_eq!(children, ["0.AB|AB", "1a1a"]);
     /// ```
     pub fn for_each_child_lands(&self, mut f: impl FnMut(&ChildLands<'_>)) {
-        let mut arena = String::new();
-        let mut spans: Vec<(u32, u32, bool)> = Vec::new();
-        let mut child = Position::empty_with_next(self.next);
-        let mut text = String::new();
+        // Storage reused from call to call (taken out of this thread's canonicalizer, since `f`
+        // may canonicalise too, and put back at the end).
+        let mut bufs = with_canonicalizer(|c| std::mem::take(&mut c.child_bufs));
+        bufs.arena.clear();
+        bufs.spans.clear();
+        let ChildBufs {
+            arena,
+            spans,
+            child,
+            text,
+        } = &mut bufs;
+        let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
         with_canonicalizer(|c| {
             c.remember_lands(true);
             for mv in self.distinct_moves() {
-                if self.play_into(&mv, &mut child).is_err() {
+                if self.play_into(&mv, child).is_err() {
                     continue;
                 }
-                let exact = c.canonical_into(&child, Reductions::Glop, DEFAULT_BUDGET, &mut text);
+                let exact = c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
                 let start = arena.len() as u32;
-                arena.push_str(&text);
+                arena.push_str(text);
                 spans.push((start, arena.len() as u32, exact));
             }
             c.remember_lands(false);
@@ -69,12 +77,13 @@ impl Position {
         spans.dedup_by(|a, b| {
             arena[a.0 as usize..a.1 as usize] == arena[b.0 as usize..b.1 as usize]
         });
-        for &(s, e, exact) in &spans {
+        for &(s, e, exact) in spans.iter() {
             f(&ChildLands {
                 text: &arena[s as usize..e as usize],
                 exact,
             });
         }
+        with_canonicalizer(|c| c.child_bufs = bufs);
     }
 
     /// The distinct children of the position as canonical forms, sorted.

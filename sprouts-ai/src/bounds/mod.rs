@@ -95,9 +95,13 @@ impl UpperOptions {
 /// assert_eq!((b.lower, b.upper), (10, 14));
 /// ```
 pub fn bounds(position: &Position) -> Bounds {
+    let s = Survey::new(position);
+    let upper = (0..s.n_lands)
+        .map(|k| s.land_bound(k, UpperOptions::BEST))
+        .sum();
     Bounds {
-        upper: upper_bound(position),
-        lower: lower_bound(position),
+        upper,
+        lower: lower_from(position, s.n_lands as u32, true),
     }
 }
 
@@ -151,7 +155,10 @@ pub fn lower_bound(position: &Position) -> u32 {
 /// exhaustive tests find above the shortest game on some positions (a survivor whose two curves
 /// go to one stump uses up only one stump).
 pub fn lower_bound_with(position: &Position, doubles: bool) -> u32 {
-    let lands = Survey::new(position).n_lands as u32;
+    lower_from(position, Survey::new(position).n_lands as u32, doubles)
+}
+
+fn lower_from(position: &Position, lands: u32, doubles: bool) -> u32 {
     if lands == 0 {
         return 0;
     }

@@ -34,8 +34,8 @@ use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
 use super::montecarlo::monte_carlo_shares;
 use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
 use crate::Limits;
-use crate::bounds::{LongestGame, lower_bound, upper_bound};
-use crate::impartial::{Convention, Outcome, mex};
+use crate::bounds::{LongestGame, bounds, lower_bound, upper_bound};
+use crate::impartial::{Convention, Outcome};
 
 /// An exact win for the player to move.
 const WIN: f64 = 2.0;
@@ -352,6 +352,7 @@ struct Node {
 pub(crate) struct Searcher {
     tt: FxHashMap<Box<str>, Entry>,
     lands: FxHashMap<Box<str>, LandInfo>,
+    couples: FxHashMap<(Box<str>, u32), bool>,
     longest: LongestGame,
     canon: Canonicalizer,
     rng: Xoshiro256PlusPlus,
@@ -371,6 +372,7 @@ impl Searcher {
         Searcher {
             tt: FxHashMap::default(),
             lands: FxHashMap::default(),
+            couples: FxHashMap::default(),
             longest: LongestGame::new(),
             canon,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -389,11 +391,14 @@ impl Searcher {
             self.tt.clear();
         }
         // Keep the tables bounded across moves.
-        if self.tt.len() > 4_000_000 {
+        if self.tt.len() > 1_000_000 {
             self.tt.clear();
         }
-        if self.lands.len() > 1_000_000 {
+        // The canonicalizer's memory of land forms is per move.
+        self.canon.remember_lands(true);
+        if self.lands.len() > 1_000_000 || self.couples.len() > 4_000_000 {
             self.lands.clear();
+            self.couples.clear();
             self.canon.remember_lands(true);
         }
         self.convention = convention;
@@ -436,14 +441,11 @@ impl Searcher {
         Ok(out)
     }
 
-    /// The nimber of a whole position given by its canonical form (normal play), within the
-    /// limits set by [`Searcher::start_move`].
-    pub(crate) fn exact_nimber(&mut self, whole: &str) -> Result<u32, Abort> {
-        let mut x = 0;
-        for l in unsolved(whole, &[]) {
-            x ^= self.nimber(l)?;
-        }
-        Ok(x)
+    /// Whether a whole position given by its canonical form is a win for the player to move
+    /// (normal play), within the limits set by [`Searcher::start_move`].
+    pub(crate) fn exact_win(&mut self, whole: &str) -> Result<bool, Abort> {
+        let lands = unsolved(whole, &[]);
+        self.win_sum(&lands, 0)
     }
 
     fn terminal(&self, heap: u32) -> f64 {
@@ -492,10 +494,47 @@ impl Searcher {
         r.unwrap_or(e.upper)
     }
 
-    /// The nimber of a part, by the mex rule over its children's parts (memoised).
+    /// The nimber of a part: the least heap `h` such that the part beside `*h` is lost for the
+    /// player to move (memoised).
     fn nimber(&mut self, form: &str) -> Result<u32, Abort> {
         if let Some(n) = self.land_info(form).nimber {
             return Ok(n);
+        }
+        let mut h = 0;
+        while self.win_couple(form, h)? {
+            h += 1;
+        }
+        self.lands.get_mut(form).expect("entered above").nimber = Some(h);
+        Ok(h)
+    }
+
+    /// Whether the sum of `lands` and a heap `*heap` is a win for the player to move (normal
+    /// play): the smaller lands by their nimbers, the largest by a win/loss search beside the
+    /// heap of the others (the couples of Lemoine and Viennot), which stops at the first
+    /// winning move.
+    pub(crate) fn win_sum(&mut self, lands: &[&str], heap: u32) -> Result<bool, Abort> {
+        if lands.is_empty() {
+            return Ok(heap != 0);
+        }
+        let largest = (0..lands.len())
+            .max_by_key(|&i| (self.land_info(lands[i]).upper, lands[i].len()))
+            .expect("non-empty");
+        let mut h = heap;
+        for (i, l) in lands.iter().enumerate() {
+            if i != largest {
+                h ^= self.nimber(l)?;
+            }
+        }
+        self.win_couple(lands[largest], h)
+    }
+
+    /// Whether the land `form` beside `*heap` is a win for the player to move.
+    fn win_couple(&mut self, form: &str, heap: u32) -> Result<bool, Abort> {
+        if let Some(n) = self.land_info(form).nimber {
+            return Ok(n != heap);
+        }
+        if let Some(&w) = self.couples.get(&(Box::from(form), heap)) {
+            return Ok(w);
         }
         self.nodes += 1;
         if !self.unlimited && self.limits.exceeded(self.nodes) {
@@ -504,30 +543,48 @@ impl Searcher {
         let p = Position::parse_glop(form).expect("canonical forms read back");
         let mut children: Vec<Vec<Box<str>>> = Vec::new();
         p.for_each_child_lands(|c| children.push(c.lands().map(Box::from).collect()));
-        let mut values = Vec::with_capacity(children.len());
-        for lands in children {
-            let mut x = 0;
-            for l in &lands {
-                x ^= self.nimber(l)?;
+        // Fewest lives left first: small children are quick to decide.
+        children.sort_by_key(|c| c.iter().map(|l| l.len()).sum::<usize>());
+        let mut win = false;
+        for child in &children {
+            let refs: Vec<&str> = child.iter().map(|l| &**l).collect();
+            if !self.win_sum(&refs, heap)? {
+                win = true;
+                break;
             }
-            values.push(crate::impartial::Nimber(x));
         }
-        let n = mex(values).0;
-        self.lands.get_mut(form).expect("entered above").nimber = Some(n);
-        Ok(n)
+        if !win {
+            for h in 0..heap {
+                if !self.win_couple(form, h)? {
+                    win = true;
+                    break;
+                }
+            }
+        }
+        self.couples.insert((Box::from(form), heap), win);
+        Ok(win)
     }
 
     fn evaluate(&mut self, node: &Node, lands: &[&str]) -> f64 {
         let upper: u32 = lands.iter().map(|l| self.land_upper(l)).sum();
         let lower = lower_bound(&node.pos)
             .saturating_sub(node.frozen.upper)
-            .max(lands.len() as u32)
-            .min(upper);
+            .max(lands.len() as u32);
+        self.leaf_value(upper, lower, node.heap)
+    }
+
+    /// The value of a leaf with `upper` and `lower` bounds on the moves left in its unsolved
+    /// parts, beside a heap.
+    fn leaf_value(&self, upper: u32, lower: u32, heap: u32) -> f64 {
+        if upper == 0 {
+            return self.terminal(heap);
+        }
+        let lower = lower.min(upper);
         let want_odd = self.convention == Convention::Normal;
         if upper == lower {
             // Every game has `upper` moves: the parity decides, exactly.
             return match self.convention {
-                Convention::Normal if (upper % 2) ^ node.heap != 0 => WIN,
+                Convention::Normal if (upper % 2) ^ heap != 0 => WIN,
                 Convention::Normal => -WIN,
                 Convention::Misere if upper.is_multiple_of(2) => WIN,
                 Convention::Misere => -WIN,
@@ -535,6 +592,68 @@ impl Searcher {
         }
         let v = 1.0 / f64::from(1 + upper - lower);
         if (upper % 2 == 1) == want_odd { v } else { -v }
+    }
+
+    /// Fast search one ply above the leaves: the children are valued straight from the real
+    /// positions (the bounds need no canonical form), without forms or deduplication.
+    fn search_last_ply(
+        &mut self,
+        node: &Node,
+        mut alpha: f64,
+        beta: f64,
+    ) -> Result<(f64, bool), Abort> {
+        let pos = &node.pos;
+        let frozen_region = self.frozen_regions(node);
+        let mut complete = true;
+        let mut best = f64::NEG_INFINITY;
+        let mut child = Position::new(0);
+        'families: for fam in pos.families() {
+            if frozen_region[fam.region().index()] {
+                continue;
+            }
+            let moves: Vec<sprouts_topo::Move> = if fam.distinct_move_count() <= self.sample as u128
+            {
+                fam.distinct_moves().collect()
+            } else {
+                complete = false;
+                self.sample_enclosures(&fam)
+            };
+            for mv in moves {
+                if pos.play_into(&mv, &mut child).is_err() {
+                    continue;
+                }
+                self.nodes += 1;
+                if !self.unlimited && self.limits.exceeded(self.nodes) {
+                    return Err(Abort);
+                }
+                let b = bounds(&child);
+                let upper = b.upper.saturating_sub(node.frozen.upper);
+                let lower = b.lower.saturating_sub(node.frozen.upper).max(1);
+                let v = -self.leaf_value(upper, lower, node.heap);
+                best = best.max(v);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break 'families;
+                }
+            }
+        }
+        Ok((best, complete))
+    }
+
+    fn frozen_regions(&self, node: &Node) -> Vec<bool> {
+        let pos = &node.pos;
+        if node.frozen.spots.is_empty() {
+            return vec![false; pos.region_count()];
+        }
+        pos.regions()
+            .map(|r| {
+                r.boundaries().any(|b| {
+                    b.corners()
+                        .iter()
+                        .any(|s| node.frozen.spots.binary_search(s).is_ok())
+                })
+            })
+            .collect()
     }
 
     fn negamax(&mut self, node: &Node, depth: u32, alpha: f64, beta: f64) -> Result<f64, Abort> {
@@ -597,6 +716,24 @@ impl Searcher {
             tt_best.clone_from(&e.best);
         }
         let alpha0 = alpha;
+        if depth == 1 && !self.sharp {
+            let (mut best, complete) = self.search_last_ply(node, alpha, beta)?;
+            if alpha < beta && best < beta {
+                for h in 0..node.heap {
+                    let child = Node {
+                        heap: h,
+                        ..node.clone()
+                    };
+                    let v = -self.search_node(&child, 0, -beta, -alpha)?;
+                    best = best.max(v);
+                    alpha = alpha.max(v);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            return Ok(self.store(key, best, complete, alpha0, beta, depth, None));
+        }
         let (mut children, complete) = self.children(node, false);
         if let Some(b) = &tt_best
             && let Some(k) = children.iter().position(|c| c.whole.as_str() == &**b)
@@ -631,9 +768,27 @@ impl Searcher {
                 }
             }
         }
+        Ok(self.store(key, best, complete, alpha0, beta, depth, best_key))
+    }
+
+    /// Stores a searched value in the table and returns it (a sampled loss is not exact).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the search's state at one node, stored once"
+    )]
+    fn store(
+        &mut self,
+        key: String,
+        mut best: f64,
+        complete: bool,
+        alpha0: f64,
+        beta: f64,
+        depth: u32,
+        best_key: Option<Box<str>>,
+    ) -> f64 {
         if best == f64::NEG_INFINITY {
-            // No move at all (cannot happen with unsolved parts left); lost in normal play.
-            return Ok(self.terminal(node.heap));
+            // No move at all (cannot happen with unsolved parts left): lost in normal play.
+            best = self.terminal(0);
         }
         if !complete && best <= -WIN {
             best = SAMPLED_LOSS;
@@ -656,7 +811,7 @@ impl Searcher {
                 best: best_key,
             },
         );
-        Ok(best)
+        best
     }
 
     /// Takes the solved parts `newly` out of play into the heap.
@@ -700,19 +855,7 @@ impl Searcher {
     /// (families with many enclosures are sampled inside the tree).
     fn children(&mut self, node: &Node, root: bool) -> (Vec<Node>, bool) {
         let pos = &node.pos;
-        let frozen_region: Vec<bool> = if node.frozen.spots.is_empty() {
-            vec![false; pos.region_count()]
-        } else {
-            pos.regions()
-                .map(|r| {
-                    r.boundaries().any(|b| {
-                        b.corners()
-                            .iter()
-                            .any(|s| node.frozen.spots.binary_search(s).is_ok())
-                    })
-                })
-                .collect()
-        };
+        let frozen_region = self.frozen_regions(node);
         let mut complete = true;
         let mut seen: FxHashSet<String> = FxHashSet::default();
         let mut out = Vec::new();
@@ -813,8 +956,8 @@ mod tests {
     #[test]
     fn nimbers_of_parts() {
         let mut s = Searcher::new(&ParityConfig::default(), 1);
-        // The n-spot starts: 0 0 0 1 1 1 (Applegate, Jacobson, Sleator).
-        for (n, want) in [(1, 0), (2, 0), (3, 1), (4, 1), (5, 1)] {
+        // The n-spot starts from 1: 0 0 1 1 1 0 (Applegate, Jacobson, Sleator).
+        for (n, want) in [(1, 0), (2, 0), (3, 1), (4, 1), (5, 1), (6, 0)] {
             let form = Position::new(n).canonical();
             let x = form.lands().fold(0, |x, l| x ^ s.nimber(l).unwrap());
             assert_eq!(x, want, "{n} spots");

@@ -9,23 +9,26 @@ use super::parity::{RootResult, Searcher, break_tie};
 use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates, mix};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
+use crate::misere_play::MisereSproutsSolver;
 
 /// The perfect player.
 ///
-/// In normal play it works out the nimber of every candidate's child (Sprague-Grundy by parts,
-/// memoised by canonical form, kept across moves): a child of nimber 0 is a winning move. When
+/// In normal play it decides every candidate's child (Sprague-Grundy by parts: the smaller
+/// parts by their nimbers, the largest by a win/loss search beside a nim heap, memoised by
+/// canonical form and kept across moves): a child lost for the opponent is a winning move. When
 /// every child is worked out and none is 0 the position is lost, and the move that random
 /// games from it win most often is played (to give a fallible opponent the most chances to go
 /// wrong). When the budget runs out first, a parity search with the time left decides. Ties
 /// between winning moves are broken by random games, then at random (seeded).
 ///
-/// Misère play has no exact solver here yet: it plays parity search (and says so in its
-/// report's words).
+/// In misère play the children are decided by [`MisereSproutsSolver`] (misère canonical trees
+/// by parts) in the same way: a child lost for the opponent is a winning move.
 pub struct Perfect {
     time: Option<Duration>,
     seed: u64,
     moves: u64,
     exact: Searcher,
+    misere: MisereSproutsSolver,
     parity: ParitySearch,
 }
 
@@ -43,6 +46,7 @@ impl Perfect {
             seed,
             moves: 0,
             exact: Searcher::new(&config, mix(seed ^ 0x5eed)),
+            misere: MisereSproutsSolver::new(),
             parity: ParitySearch::new(config, mix(seed)),
         }
     }
@@ -62,59 +66,66 @@ impl Player for Perfect {
             limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
         }
         let seed = mix(self.seed ^ mix(self.moves));
-        if convention == Convention::Normal {
-            let cands = candidates(position);
-            if cands.is_empty() {
-                return None;
-            }
-            self.exact.start_move(convention, &limits);
-            let mut winners = Vec::new();
-            let mut complete = true;
-            for (i, c) in cands.iter().enumerate() {
-                match self.exact.exact_nimber(c.form.as_str()) {
-                    Ok(0) => winners.push(i),
-                    Ok(_) => {}
-                    Err(_) => {
-                        complete = false;
-                        break;
-                    }
+        let cands = candidates(position);
+        if cands.is_empty() {
+            return None;
+        }
+        self.exact.start_move(convention, &limits);
+        let mut winners = Vec::new();
+        let mut complete = true;
+        for (i, c) in cands.iter().enumerate() {
+            // The outcome for the opponent, to move in the child.
+            let outcome = match convention {
+                Convention::Normal => self
+                    .exact
+                    .exact_win(c.form.as_str())
+                    .ok()
+                    .map(Outcome::from_win),
+                Convention::Misere => self.misere.outcome(&c.child, &limits).value,
+            };
+            match outcome {
+                Some(Outcome::Loss) => winners.push(i),
+                Some(Outcome::Win) => {}
+                None => {
+                    complete = false;
+                    break;
                 }
             }
-            let n = cands.len();
-            let result = RootResult {
-                values: vec![0.0; n],
-                cands,
-                depth: 0,
-                nodes: 0,
+        }
+        let n = cands.len();
+        let result = RootResult {
+            values: vec![0.0; n],
+            cands,
+            depth: 0,
+            nodes: 0,
+        };
+        let decided = if !winners.is_empty() {
+            Some((Outcome::Win, winners))
+        } else if complete {
+            Some((Outcome::Loss, (0..n).collect()))
+        } else {
+            None
+        };
+        if let Some((verdict, tied)) = decided {
+            let pick = break_tie(&result, &tied, convention, 64, seed);
+            let words = match verdict {
+                Outcome::Win => format!("{} winning moves of {n}", tied.len()),
+                Outcome::Loss => "every move loses; the best chances by random games".into(),
             };
-            let decided = if !winners.is_empty() {
-                Some((Outcome::Win, winners))
-            } else if complete {
-                Some((Outcome::Loss, (0..n).collect()))
-            } else {
-                None
-            };
-            if let Some((verdict, tied)) = decided {
-                let pick = break_tie(&result, &tied, convention, 64, seed);
-                let words = match verdict {
-                    Outcome::Win => format!("{} winning moves of {n}", tied.len()),
-                    Outcome::Loss => "every move loses; the best chances by random games".into(),
-                };
-                return Some(Choice {
-                    mv: result.cands[pick].mv.clone(),
-                    report: Report {
-                        depth: position.total_lives(),
-                        candidates: n,
-                        verdict: Some(verdict),
-                        value: Some(match verdict {
-                            Outcome::Win => 2.0,
-                            Outcome::Loss => -2.0,
-                        }),
-                        work: 0,
-                        words,
-                    },
-                });
-            }
+            return Some(Choice {
+                mv: result.cands[pick].mv.clone(),
+                report: Report {
+                    depth: position.total_lives(),
+                    candidates: n,
+                    verdict: Some(verdict),
+                    value: Some(match verdict {
+                        Outcome::Win => 2.0,
+                        Outcome::Loss => -2.0,
+                    }),
+                    work: 0,
+                    words,
+                },
+            });
         }
         let mut choice = self.parity.choose(position, convention, &limits)?;
         choice.report.words = match convention {

@@ -9,7 +9,8 @@
 
 pub(crate) mod protocol;
 pub(crate) mod session;
-pub(crate) mod sketch;
+#[cfg(test)]
+mod tests;
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -183,12 +184,25 @@ fn spawn_job(job: Job, events: mpsc::UnboundedSender<Event>) {
     tokio::task::spawn_blocking(move || {
         let forward = events.clone();
         let mut last = std::time::Instant::now() - std::time::Duration::from_secs(1);
-        let result = job.run(&mut |points| {
-            // At most about 30 frames a second.
-            if last.elapsed() >= std::time::Duration::from_millis(30) {
-                last = std::time::Instant::now();
-                let _ = forward.send(Event::Animate(points.iter().map(|p| [p.x, p.y]).collect()));
-            }
+        let ticket = job.ticket();
+        let run = std::panic::AssertUnwindSafe(move || {
+            job.run(&mut |points| {
+                // At most about 30 frames a second.
+                if last.elapsed() >= std::time::Duration::from_millis(30) {
+                    last = std::time::Instant::now();
+                    let _ =
+                        forward.send(Event::Animate(points.iter().map(|p| [p.x, p.y]).collect()));
+                }
+            })
+        });
+        let result = std::panic::catch_unwind(run).unwrap_or_else(|e| {
+            let what = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            tracing::error!("a job panicked: {what}");
+            JobResult::failed(ticket, &what)
         });
         let _ = events.send(Event::Done(Box::new(result)));
     });

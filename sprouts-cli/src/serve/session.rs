@@ -13,7 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sprouts_draw::{Board, SavedGame, Settings, StepKind, WorldSize};
+use sprouts_ai::Limits;
+use sprouts_ai::bounds::bounds;
+use sprouts_ai::impartial::{Convention, Outcome};
+use sprouts_ai::players::player_from_spec;
+use sprouts_draw::{Board, DrawRequest, SavedGame, Settings, Side, StepKind, WorldSize};
 use sprouts_geom::Point;
 use sprouts_topo::SpotId;
 
@@ -21,7 +25,6 @@ use super::protocol::{
     ClientMsg, ConventionName, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg, SpotMsg,
     StateMsg, decode,
 };
-use super::sketch::{self, Planner, SketchError, Sketched};
 
 impl Drop for Session {
     /// A page that goes away stops its computation.
@@ -101,6 +104,8 @@ pub(crate) enum JobKind {
         player: u8,
         /// A seed for its random choices.
         seed: u64,
+        /// Normal or misère play.
+        convention: Convention,
     },
     /// A human move to draw.
     Human {
@@ -152,7 +157,27 @@ struct Refusal {
     log: String,
 }
 
+impl JobResult {
+    /// The result of a job that panicked: a refusal naming the failure, so that the session
+    /// goes on (a bug can make a move fail; it cannot take the game down).
+    pub(crate) fn failed(ticket: (u64, u32), what: &str) -> JobResult {
+        JobResult {
+            generation: ticket.0,
+            k: ticket.1,
+            outcome: Err(Refusal {
+                status: "the move could not be made (an internal error; see the log)".into(),
+                log: format!("internal error: {what}"),
+            }),
+        }
+    }
+}
+
 impl Job {
+    /// What identifies the job's result: its generation and the move count it started at.
+    pub(crate) fn ticket(&self) -> (u64, u32) {
+        (self.generation, self.k)
+    }
+
     /// Runs the job (blocking; call it off the async threads). `observer` receives the
     /// polylines of the curve being drawn, for the page's animation.
     pub(crate) fn run(self, observer: &mut dyn FnMut(&[Point])) -> JobResult {
@@ -164,9 +189,12 @@ impl Job {
             stop,
         } = self;
         let outcome = match kind {
-            JobKind::Computer { spec, player, seed } => {
-                computer_move(&mut board, &spec, player, seed, &stop, observer)
-            }
+            JobKind::Computer {
+                spec,
+                player,
+                seed,
+                convention,
+            } => computer_move(&mut board, &spec, convention, player, seed, &stop, observer),
             JobKind::Human {
                 from,
                 to,
@@ -190,95 +218,68 @@ impl Job {
     }
 }
 
-/// The computer's move: for now a random move the planner can draw (spot pairs in random order,
-/// the shortest way between them), standing in for the players of `sprouts_ai`.
+/// The computer's move (spec 5, 5.9): the player of `sprouts_ai` chooses in the topological
+/// layer alone (within the stop flag), then the move is drawn as intended with
+/// [`Board::draw_move`]; a move that cannot be drawn stops the game with a message.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the fields of one request, unpacked"
+)]
 fn computer_move(
     board: &mut Board,
     spec: &str,
+    convention: Convention,
     player: u8,
     seed: u64,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<(Vec<String>, Option<String>), Refusal> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let colour = COLOURS[player as usize];
+    let mut chooser = player_from_spec(spec, seed).map_err(|e| Refusal {
+        status: format!("{colour}'s player `{spec}` is not known"),
+        log: format!("{colour}: {e}"),
+    })?;
+    let limits = Limits::none().with_stop(Arc::clone(stop));
     let pos = board.position().clone();
-    let alive: Vec<(SpotId, u8)> = pos
-        .spots()
-        .filter(|(_, l)| l.get() > 0)
-        .map(|(s, l)| (s, l.get()))
-        .collect();
-    let mut pairs: Vec<(SpotId, SpotId)> = Vec::new();
-    for (i, &(a, la)) in alive.iter().enumerate() {
-        if la >= 2 {
-            pairs.push((a, a));
+    let start = std::time::Instant::now();
+    let Some(choice) = chooser.choose(&pos, convention, &limits) else {
+        return Err(Refusal {
+            status: format!("{colour} has no move"),
+            log: format!("{colour} ({spec}): no move in {}", pos.to_glop()),
+        });
+    };
+    let mut log = vec![format!(
+        "{colour} ({}): {}; {} in {:.2} s; chose {}",
+        chooser.name(),
+        choice.report,
+        choice.report.words,
+        start.elapsed().as_secs_f64(),
+        choice.mv.describe(&pos)
+    )];
+    let verdict = choice.report.verdict.map(|v| match v {
+        Outcome::Win => format!("{colour} has a winning position"),
+        Outcome::Loss => format!("{colour} is lost against best play"),
+    });
+    match board.draw_move(&choice.mv, observer) {
+        Ok(drawn) => {
+            log.push(format!(
+                "drawn with clearance {:.1} px ({:?})",
+                drawn.clearance, drawn.method
+            ));
+            Ok((log, verdict))
         }
-        for &(b, _) in &alive[i + 1..] {
-            pairs.push((a, b));
-        }
+        Err(refusal) => Err(Refusal {
+            status: format!(
+                "{colour}'s move {} could not be drawn: {refusal}; undo, or set the player to Human",
+                choice.mv.describe(&pos)
+            ),
+            log: format!("{}; {}", log.join("; "), refusal.detail()),
+        }),
     }
-    // Shuffle.
-    for i in (1..pairs.len()).rev() {
-        let j = rng.random_range(0..=i);
-        pairs.swap(i, j);
-    }
-    let tried = pairs.len();
-    for (a, b) in pairs {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let planner = Planner::new(board);
-        let Some(points) = planner.route(a, b, None, None) else {
-            continue;
-        };
-        observer(&points);
-        let Ok(s) = sketch_from_route(board, a, b, &points, planner.cell()) else {
-            continue;
-        };
-        let words = s.mv.describe(board.position());
-        if sketch::play(board, &s).is_ok() {
-            let log = vec![format!(
-                "{} ({}, {spec}): {} spot pairs in random order, drew {words} the shortest way",
-                COLOURS[player as usize], "computer", tried
-            )];
-            return Ok((log, None));
-        }
-    }
-    Err(Refusal {
-        status: format!(
-            "{} found no move it could draw; undo, or set the player to Human",
-            COLOURS[player as usize]
-        ),
-        log: format!(
-            "{} ({spec}): none of {tried} spot pairs could be drawn with clearance {}",
-            COLOURS[player as usize],
-            board.settings().min_clearance
-        ),
-    })
 }
 
-/// A sketched move along a planner route: fitted, and if the fit meets something, the route's
-/// polyline itself.
-fn sketch_from_route(
-    board: &Board,
-    from: SpotId,
-    to: SpotId,
-    points: &[Point],
-    cell: f64,
-) -> Result<Sketched, SketchError> {
-    let thinned = sketch::thin(points, 2);
-    let mut last = SketchError::NoMove;
-    for tol in [0.6 * cell, 0.25 * cell] {
-        match sketch::fit_points(&thinned, tol)
-            .and_then(|spline| sketch::identify(board, from, to, &spline).map(|mv| (mv, spline)))
-        {
-            Ok((mv, spline)) => return Ok(Sketched { mv, spline }),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
-}
-
-/// A human move: the stroke if it is usable, else the planner's shortest way.
+/// A human move (spec 3.1), drawn by [`Board::draw_request`]: the stroke if it is usable, else
+/// the planner's way, enclosing the marked spots' boundaries when there are marks.
 #[allow(
     clippy::too_many_arguments,
     reason = "the fields of one request, unpacked"
@@ -293,160 +294,28 @@ fn human_move(
     marks: &[SpotId],
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<(Vec<String>, Option<String>), Refusal> {
-    let pos = board.position().clone();
-    for s in [from, to] {
-        match pos.lives(s) {
-            None => {
-                return Err(Refusal {
-                    status: format!("there is no spot {s}"),
-                    log: format!("refused: no spot {s}"),
-                });
-            }
-            Some(l) if l.get() == 0 => {
-                return Err(Refusal {
-                    status: format!("spot {s} has no life left"),
-                    log: format!("refused: spot {s} has no life left"),
-                });
-            }
-            _ => {}
-        }
-    }
-    if from == to && pos.lives(from).is_some_and(|l| l.get() < 2) {
-        return Err(Refusal {
-            status: format!("a loop at {from} needs two lives and it has one"),
-            log: format!("refused: loop at {from} with one life"),
-        });
-    }
-    let shares_region = pos.families().iter().any(|f| {
-        let (a, b) = f.spots();
-        (a, b) == (from, to) || (b, a) == (from, to)
-    });
-    if !shares_region {
-        return Err(Refusal {
-            status: format!("no curve can join {from} and {to}: they are not on a common region"),
-            log: format!("refused: {from} and {to} share no live region"),
-        });
-    }
-    let centre = |s: SpotId| board.drawing().spot(s).map(|d| d.centre);
-    let (Some(ca), Some(cb)) = (centre(from), centre(to)) else {
-        return Err(Refusal {
-            status: "that spot is not in the picture".into(),
-            log: "refused: spot missing from the picture".into(),
-        });
+    let side = |p: Option<Point>| p.map_or(Side::Any, Side::Toward);
+    let request = DrawRequest {
+        from,
+        from_side: side(from_side),
+        to,
+        to_side: side(to_side),
+        enclose: (!marks.is_empty()).then(|| marks.to_vec()),
+        stroke: (stroke.len() >= 2).then(|| stroke.to_vec()),
     };
-    let mut log = Vec::new();
-    let mut why_stroke = String::new();
-    // The stroke: its points outside the two spots' discs, from centre to centre.
-    if stroke.len() >= 2 {
-        let ra = board.drawing().spot(from).map_or(0.0, |s| s.radius);
-        let rb = board.drawing().spot(to).map_or(0.0, |s| s.radius);
-        let mut pts = vec![ca];
-        pts.extend(
-            stroke
-                .iter()
-                .copied()
-                .filter(|p| (p - ca).norm() > ra + 1.0 && (p - cb).norm() > rb + 1.0),
-        );
-        pts.push(cb);
-        if pts.len() >= 3 {
-            observer(&pts);
-            match sketch::fit_points(&pts, sprouts_geom::DRAWING_FIT_TOLERANCE).and_then(|spline| {
-                sketch::identify(board, from, to, &spline).map(|mv| (mv, spline))
-            }) {
-                Ok((mv, spline)) => {
-                    if sketch::honours_marks(&pos, &mv, marks) {
-                        let s = Sketched { mv, spline };
-                        let words = s.mv.describe(&pos);
-                        match sketch::play(board, &s) {
-                            Ok(()) => {
-                                log.push(format!("the stroke was followed: {words}"));
-                                return Ok((log, None));
-                            }
-                            Err(e) => why_stroke = e,
-                        }
-                    } else {
-                        why_stroke = format!(
-                            "the stroke encloses other spots than the marked ones ({})",
-                            s_list(marks)
-                        );
-                    }
-                }
-                Err(e) => why_stroke = describe_sketch_error(&e),
-            }
-        }
-    }
-    // The planner's shortest way.
-    let planner = Planner::new(board);
-    let cell = planner.cell();
-    let route = planner.route(from, to, from_side.or(stroke.first().copied()), to_side);
-    drop(planner);
-    let Some(points) = route else {
-        let status = format!("no way from {from} to {to} on that side keeps the minimum clearance");
-        return Err(Refusal {
-            log: format!(
-                "refused: {status} (clearance {:.1} px, grid cells {:.1} px){}",
-                board.settings().min_clearance,
-                cell,
-                if why_stroke.is_empty() {
-                    String::new()
-                } else {
-                    format!("; the stroke: {why_stroke}")
-                }
-            ),
-            status,
-        });
-    };
-    observer(&points);
-    match sketch_from_route(board, from, to, &points, cell) {
-        Ok(s) => {
-            if !sketch::honours_marks(&pos, &s.mv, marks) {
-                let status = format!(
-                    "the shortest way does not enclose exactly the marked spots ({}); draw the curve round them",
-                    s_list(marks)
-                );
-                return Err(Refusal {
-                    log: format!(
-                        "refused: {status}; the shortest way would be {}",
-                        s.mv.describe(&pos)
-                    ),
-                    status,
-                });
-            }
-            let words = s.mv.describe(&pos);
-            sketch::play(board, &s).map_err(|e| Refusal {
-                status: format!("the curve from {from} to {to} could not be drawn"),
-                log: format!("refused by the authority check: {e}"),
-            })?;
-            if !why_stroke.is_empty() {
-                log.push(format!("the stroke was not usable ({why_stroke})"));
-            }
-            log.push(format!("drawn the shortest way: {words}"));
-            Ok((log, None))
-        }
-        Err(e) => Err(Refusal {
-            status: format!("the curve from {from} to {to} could not be drawn"),
-            log: format!(
-                "refused: the route could not be made a curve: {}",
-                describe_sketch_error(&e)
-            ),
+    match board.draw_request(&request, observer) {
+        Ok(drawn) => Ok((
+            vec![format!(
+                "drawn {} ({:?}), certified clearance {:.1} px",
+                drawn.words, drawn.method, drawn.clearance
+            )],
+            None,
+        )),
+        Err(refusal) => Err(Refusal {
+            status: refusal.to_string(),
+            log: refusal.detail(),
         }),
     }
-}
-
-fn describe_sketch_error(e: &SketchError) -> String {
-    match e {
-        SketchError::Fit(s) => format!("no curve through it: {s}"),
-        SketchError::Meets(s) => format!("it meets the picture: {s}"),
-        SketchError::NoMove => "it makes no legal move".into(),
-    }
-}
-
-fn s_list(spots: &[SpotId]) -> String {
-    spots
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// What the session answers: messages for the page, and maybe a job to run.
@@ -751,19 +620,9 @@ impl Session {
             return Self::error("`toward` must be a finite point");
         }
         let t = Point::new(toward[0], toward[1]);
-        let spots = if g
-            .board
-            .position()
-            .lives(from_id)
-            .is_some_and(|l| l.get() > 0)
-        {
-            Planner::new(&g.board)
-                .reachable(from_id, Some(t))
-                .into_iter()
-                .map(SpotId::get)
-                .collect()
-        } else {
-            Vec::new()
+        let spots = match g.board.reachable(from_id, Side::Toward(t)) {
+            Ok(r) => r.spots.iter().map(|(s, _, _)| s.get()).collect(),
+            Err(_) => Vec::new(),
         };
         Reply {
             msgs: vec![ServerMsg::Reachable { from, spots }],
@@ -935,7 +794,16 @@ impl Session {
         {
             let player = g.to_move();
             let seed = self.rng.random();
-            job = Some(self.start_job(JobKind::Computer { spec, player, seed }));
+            let convention = match g.convention {
+                ConventionName::Normal => Convention::Normal,
+                ConventionName::Misere => Convention::Misere,
+            };
+            job = Some(self.start_job(JobKind::Computer {
+                spec,
+                player,
+                seed,
+                convention,
+            }));
         }
         msgs.extend(self.state());
         Reply { msgs, job }
@@ -1214,8 +1082,8 @@ impl Session {
         parts.push(who);
         let lives = pos.total_lives();
         parts.push(format!("{lives} lives"));
-        // Every move takes one life and the last leaves one at least.
-        parts.push(format!("at most {} moves left", lives.saturating_sub(1)));
+        let b = bounds(pos);
+        parts.push(format!("moves left: M = {}, m = {}", b.upper, b.lower));
         if let Some((k, v)) = &g.verdict
             && *k == g.k()
         {
@@ -1234,30 +1102,10 @@ fn player_words(p: &PlayerSpec) -> String {
     }
 }
 
-/// Checks a player spec's form (`random`, `montecarlo:N`, `parity-fast:Ts`,
-/// `parity-sharp:depth=D`, `perfect:Ts`).
+/// Checks a player spec (`random`, `montecarlo:N`, `parity-fast:Ts`, `parity-sharp:depth=D`,
+/// `perfect:Ts`) by building the player.
 pub(crate) fn check_spec(spec: &str) -> Result<(), String> {
-    let (kind, arg) = spec.split_once(':').unwrap_or((spec, ""));
-    let ok = match kind {
-        "random" => arg.is_empty(),
-        "montecarlo" => arg.is_empty() || arg.parse::<u32>().is_ok_and(|n| n > 0),
-        "parity-fast" | "perfect" | "parity-sharp" => {
-            arg.is_empty()
-                || arg
-                    .strip_suffix('s')
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .is_some_and(|t| t.is_finite() && t > 0.0 && t <= 3600.0)
-                || arg
-                    .strip_prefix("depth=")
-                    .is_some_and(|d| d.parse::<u32>().is_ok_and(|d| (1..=200).contains(&d)))
-        }
-        _ => false,
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "unknown player `{spec}`: use random, montecarlo:N, parity-fast:Ts, parity-sharp:depth=D or perfect:Ts"
-        ))
-    }
+    player_from_spec(spec, 0)
+        .map(|_| ())
+        .map_err(|e| format!("unknown player `{spec}`: {e}"))
 }

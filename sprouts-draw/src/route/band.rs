@@ -36,7 +36,7 @@ impl BandSettings {
             lambda: s.room_vs_length,
             reach: (2.0 * s.comfort_distance).min(256.0),
             spacing: 5.0,
-            max_steps: 150,
+            max_steps: 100,
         }
     }
 }
@@ -54,6 +54,7 @@ struct Field<'a> {
     ends: Vec<(SpotId, Point, f64)>,
     reach: f64,
     near_end: f64,
+    rho: f64,
 }
 
 impl Field<'_> {
@@ -105,18 +106,28 @@ impl Field<'_> {
         }
         for (k, d, q) in best {
             let (from, to, _) = &s.curves[k as usize];
-            // A curve at an end spot is not felt near that spot.
-            if self
-                .ends
-                .iter()
-                .any(|e| (e.0 == *from || e.0 == *to) && (p - e.1).norm() < self.near_end + e.2)
-            {
-                continue;
+            // A curve at an end spot is measured by its angle there (spec 3.4), and not felt
+            // at all very near the spot.
+            let mut d = d;
+            for e in &self.ends {
+                if e.0 != *from && e.0 != *to {
+                    continue;
+                }
+                let rp = p - e.1;
+                if rp.norm() < self.near_end + e.2 {
+                    d = f64::INFINITY;
+                } else if rp.norm() < self.rho {
+                    let rq = q - e.1;
+                    if rq.norm() > 1e-9 {
+                        d = d.max(super::planner::angle_between(rp, rq) * self.rho);
+                    }
+                }
             }
-            if d < self.reach && d > 1e-9 {
+            let v = p - q;
+            if d < self.reach && v.norm() > 1e-9 {
                 out.push(Feel {
                     r: d,
-                    dir: (p - q) / d,
+                    dir: v / v.norm(),
                 });
             }
         }
@@ -156,9 +167,13 @@ pub(crate) fn relax(
             .copied()
             .collect(),
         reach: band.reach,
-        near_end: 3.0 * band.min_clearance,
+        near_end: band.min_clearance,
+        rho: scene.end_rho(ends),
     };
-    let mut pts = super::fit::resample(route, band.spacing);
+    // Equal spacing, coarser on long routes (at most about 150 vertices).
+    let length: f64 = route.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
+    let spacing = band.spacing.max(length / 150.0);
+    let mut pts = super::fit::resample(route, spacing);
     let n = pts.len();
     if n < 3 {
         return pts;
@@ -170,7 +185,7 @@ pub(crate) fn relax(
             field
                 .ends
                 .iter()
-                .any(|e| (p - e.1).norm() < e.2 + 2.0 * band.min_clearance)
+                .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
         })
         .collect();
     let mut feels = Vec::new();
@@ -196,26 +211,39 @@ pub(crate) fn relax(
         for i in 1..n {
             arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
         }
-        for i in 1..n - 1 {
-            if fixed[i] {
-                continue;
-            }
-            let mut nearest: Option<(f64, Vector)> = None;
-            for j in 0..n - 1 {
-                let along = (arc[i] - arc[j]).abs().min((arc[i] - arc[j + 1]).abs());
-                if along < 3.0 * d0 {
+        let own = SegmentGrid::new(
+            2.0 * dd,
+            pts.windows(2).enumerate().map(|(j, w)| GridSegment {
+                key: j as u32,
+                a: w[0],
+                b: w[1],
+            }),
+        );
+        if let Ok(own) = own {
+            for i in 1..n - 1 {
+                if fixed[i] {
                     continue;
                 }
-                let (_, q) = closest_on_segment(pts[i], pts[j], pts[j + 1]);
-                let v = pts[i] - q;
-                let d = v.norm();
-                if d < dd && along > 1.3 * d && d > 1e-9 && nearest.is_none_or(|(b, _)| d < b) {
-                    nearest = Some((d, v / d));
+                scratch.clear();
+                own.near_point(pts[i], dd, &mut scratch);
+                let mut nearest: Option<(f64, Vector)> = None;
+                for &k in scratch.iter() {
+                    let j = own.segments()[k].key as usize;
+                    let along = (arc[i] - arc[j]).abs().min((arc[i] - arc[j + 1]).abs());
+                    if along < 3.0 * d0 {
+                        continue;
+                    }
+                    let (_, q) = closest_on_segment(pts[i], pts[j], pts[j + 1]);
+                    let v = pts[i] - q;
+                    let d = v.norm();
+                    if d < dd && along > 1.3 * d && d > 1e-9 && nearest.is_none_or(|(b, _)| d < b) {
+                        nearest = Some((d, v / d));
+                    }
                 }
-            }
-            if let Some((r, dir)) = nearest {
-                near[i].push(Feel { r, dir });
-                least = least.min(r);
+                if let Some((r, dir)) = nearest {
+                    near[i].push(Feel { r, dir });
+                    least = least.min(r);
+                }
             }
         }
         let dh = (0.9 * least).min(d0 * (0.5 + 0.5 * (step as f64 / 20.0).min(1.0)));

@@ -114,7 +114,7 @@ pub(crate) fn with_stubs(
     spacing: f64,
 ) -> Vec<Point> {
     let mut pts = vec![a, a + ua * stub];
-    let keep = 2.0 * stub;
+    let keep = 1.25 * stub;
     let mid: Vec<Point> = route
         .iter()
         .copied()
@@ -208,6 +208,7 @@ pub(crate) fn certify(
         .copied()
         .collect();
     let mut near = Vec::new();
+    let rho = scene.end_rho(&ends);
     for j in 0..poly.n_legs() {
         let (p, q) = poly.leg(j);
         let eps = poly.leg_eps(j);
@@ -236,23 +237,55 @@ pub(crate) fn certify(
             let seg = obstacles.grid.segments()[k];
             let (ci, _) = seg.key;
             let (cf, ct, _) = scene.curves[ci as usize];
-            // Near an end spot, the curves there are judged by the cones at the spot.
-            let skip = end_spots.iter().any(|&(id, c, r)| {
-                (cf == id || ct == id) && {
-                    let reach = r + 3.0 * scene.d0;
-                    (p - c).norm() < reach
-                        || (q - c).norm() < reach
-                        || (seg.a - c).norm() < reach && (seg.b - c).norm() < reach
+            // Near an end spot, the curves there converge with the new one: very near, the
+            // picture's own check (cones at the spot) judges them; within `rho`, they must
+            // only not touch.
+            let mut need_here = need;
+            for &(id, c, r) in &end_spots {
+                if cf != id && ct != id {
+                    continue;
                 }
-            });
-            if skip {
+                let close = r + scene.d0;
+                let lp = point_segment_distance(c, p, q);
+                let ls = point_segment_distance(c, seg.a, seg.b);
+                if lp < close && ls < close {
+                    need_here = f64::NEG_INFINITY;
+                } else if lp < rho && ls < rho {
+                    need_here = need_here.min(0.5);
+                }
+            }
+            if need_here == f64::NEG_INFINITY {
                 continue;
             }
             let d = seg_seg(p, q, seg.a, seg.b) - eps - 0.25;
-            if d < need {
+            if d < need_here {
                 curves.push(CurveId(ci));
+                least = least.min(d);
+            } else {
+                least = least.min(d.max(need));
             }
-            least = least.min(d);
+        }
+    }
+    // The new spot's disc, near half the arc length, must keep clear of every curve and spot.
+    if let Ok(cut) = spline.cut_near_middle(1e-6 * (1.0 + scene.width + scene.height)) {
+        let z = cut.first.end();
+        let r = scene.spots.first().map_or(5.0, |s| s.2);
+        for &(id, c, rs) in &scene.spots {
+            let d = (z - c).norm() - rs - r;
+            if d < need {
+                spots.push(id);
+                least = least.min(d);
+            }
+        }
+        near.clear();
+        obstacles.grid.near_point(z, r + need + 0.5, &mut near);
+        for &k in &near {
+            let seg = obstacles.grid.segments()[k];
+            let d = point_segment_distance(z, seg.a, seg.b) - r - 0.25;
+            if d < 0.5 * need {
+                curves.push(CurveId(seg.key.0));
+                least = least.min(d);
+            }
         }
     }
     if least >= need {

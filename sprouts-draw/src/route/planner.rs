@@ -76,6 +76,19 @@ impl Scene {
             .map(|&(_, c, r)| (c, r))
     }
 
+    /// The radius within which the curves at a move's end spots are measured by angle: `rho`,
+    /// or less for two spots close together (so that the way between neighbours along a
+    /// curve stays closed along it).
+    pub(crate) fn end_rho(&self, ends: &[SpotId]) -> f64 {
+        match ends {
+            [a, b] if a != b => match (self.spot(*a), self.spot(*b)) {
+                (Some((p, _)), Some((q, _))) => self.rho.min(0.4 * (p - q).norm()),
+                _ => self.rho,
+            },
+            _ => self.rho,
+        }
+    }
+
     /// The polyline of a half-edge, from its tail to its head.
     pub(crate) fn half_edge_polyline(&self, h: crate::drawing::HalfEdgeId) -> Vec<Point> {
         let mut pts = self.curves[h.curve().index()].2.clone();
@@ -204,8 +217,12 @@ impl FreeGrid {
                     for i in i0..=i1 {
                         let p = centre_of(cell, i, j);
                         let (_, q) = closest_on_segment(p, a, b);
-                        let mut d = (p - q).norm();
-                        for t in &own {
+                        let euclid = (p - q).norm();
+                        let mut d = euclid;
+                        // A curve through the cell's square always closes it (the angular
+                        // measure alone would leave the wedge near the spot thinner than a cell).
+                        let through = euclid < 0.75 * cell;
+                        for t in own.iter().filter(|_| !through) {
                             let rp = p - t.centre;
                             if rp.norm() < rho {
                                 let mut rq = q - t.centre;
@@ -490,22 +507,22 @@ pub(crate) fn parity_search(
         .map(|&c| (c, bits_of(grid.centre(c), end)))
         .collect();
     let key = |c: Cell, b: u32| (u64::from(c) << 8) | u64::from(b);
-    let mut dist: HashMap<u64, f64> = HashMap::new();
-    let mut prev: HashMap<u64, u64> = HashMap::new();
+    let dense = (grid.nx * grid.ny) << rays.len() <= 4_000_000;
+    let mut dist = States::new(dense, grid.nx * grid.ny, rays.len());
     let mut heap = BinaryHeap::new();
     let h = |c: Cell| (grid.centre(c) - end).norm();
     for &c in sources {
         let d = (grid.centre(c) - start).norm();
         let b = bits_of(start, grid.centre(c));
         let k = key(c, b);
-        if dist.get(&k).is_none_or(|&o| d < o) {
-            dist.insert(k, d);
+        if dist.get(k).is_none_or(|o| d < o) {
+            dist.insert(k, d, NO_PREV);
             heap.push(Entry(d + h(c), c, b));
         }
     }
     while let Some(Entry(f, c, b)) = heap.pop() {
         let k = key(c, b);
-        let g = dist[&k];
+        let g = dist.get(k).unwrap_or(f64::INFINITY);
         if f > g + h(c) + 1e-9 {
             continue;
         }
@@ -514,7 +531,7 @@ pub(crate) fn parity_search(
         {
             let mut cells = vec![c];
             let mut at = k;
-            while let Some(&p) = prev.get(&at) {
+            while let Some(p) = dist.prev(at) {
                 cells.push((p >> 8) as Cell);
                 at = p;
             }
@@ -532,14 +549,82 @@ pub(crate) fn parity_search(
             let nb = b ^ bits_of(pc, grid.centre(m));
             let nk = key(m, nb);
             let nd = g + w;
-            if dist.get(&nk).is_none_or(|&o| nd < o - 1e-12) {
-                dist.insert(nk, nd);
-                prev.insert(nk, k);
+            if dist.get(nk).is_none_or(|o| nd < o - 1e-12) {
+                dist.insert(nk, nd, k);
                 heap.push(Entry(nd + h(m), m, nb));
             }
         }
     }
     None
+}
+
+/// Distances and predecessors of the parity search's states: dense tables when they are
+/// small enough, hash maps otherwise.
+enum States {
+    Dense(Vec<f64>, Vec<u64>, usize, usize),
+    Sparse(HashMap<u64, (f64, u64)>),
+}
+
+const NO_PREV: u64 = u64::MAX;
+
+impl States {
+    fn new(dense: bool, cells: usize, rays: usize) -> States {
+        if dense {
+            States::Dense(
+                vec![f64::INFINITY; cells << rays],
+                vec![NO_PREV; cells << rays],
+                rays,
+                0,
+            )
+        } else {
+            States::Sparse(HashMap::new())
+        }
+    }
+
+    fn index(k: u64, rays: usize) -> usize {
+        (((k >> 8) as usize) << rays) | (k & 0xff) as usize
+    }
+
+    fn get(&self, k: u64) -> Option<f64> {
+        match self {
+            States::Dense(v, _, rays, _) => {
+                let d = v[Self::index(k, *rays)];
+                d.is_finite().then_some(d)
+            }
+            States::Sparse(m) => m.get(&k).map(|x| x.0),
+        }
+    }
+
+    fn prev(&self, k: u64) -> Option<u64> {
+        let p = match self {
+            States::Dense(_, p, rays, _) => p[Self::index(k, *rays)],
+            States::Sparse(m) => m.get(&k).map_or(NO_PREV, |x| x.1),
+        };
+        (p != NO_PREV).then_some(p)
+    }
+
+    fn insert(&mut self, k: u64, d: f64, prev: u64) {
+        match self {
+            States::Dense(v, p, rays, n) => {
+                let i = Self::index(k, *rays);
+                if !v[i].is_finite() {
+                    *n += 1;
+                }
+                v[i] = d;
+                p[i] = prev;
+            }
+            States::Sparse(m) => {
+                m.insert(k, (d, prev));
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            States::Dense(_, _, _, n) => *n,
+            States::Sparse(m) => m.len(),
+        }
+    }
 }
 
 fn centre_of(cell: f64, i: usize, j: usize) -> Point {

@@ -167,9 +167,24 @@ pub struct Canonicalizer {
     render: render::RenderScratch,
     lands: Vec<(u32, u32)>,
     buf: String,
-    /// Forms of lands already written, by the land's exact shape (see [`Canonicalizer::remember_lands`]).
-    memo: Option<FxHashMap<Vec<u32>, (String, bool)>>,
+    /// Whether land forms are remembered (see [`Canonicalizer::remember_lands`]).
+    memo_on: bool,
+    /// Forms of lands already written, by the land's exact shape: a range of `memo_text` and
+    /// whether the form is exact. Kept allocated while off, and cleared when turned on.
+    memo: FxHashMap<Box<[u32]>, (u32, u32, bool)>,
+    memo_text: String,
     memo_key: Vec<u32>,
+    /// Storage for [`Position::for_each_child_lands`].
+    pub(crate) child_bufs: ChildBufs,
+}
+
+/// Storage reused by [`Position::for_each_child_lands`]: the children's forms and a child.
+#[derive(Default, Debug)]
+pub(crate) struct ChildBufs {
+    pub(crate) arena: String,
+    pub(crate) spans: Vec<(u32, u32, bool)>,
+    pub(crate) child: Option<Position>,
+    pub(crate) text: String,
 }
 
 impl Canonicalizer {
@@ -183,7 +198,14 @@ impl Canonicalizer {
     /// children of one position: a move changes one land and leaves the others as they were.
     /// The memory grows with the number of distinct lands met.
     pub fn remember_lands(&mut self, on: bool) {
-        self.memo = if on { Some(FxHashMap::default()) } else { None };
+        self.memo_on = on;
+        self.memo.clear();
+        self.memo_text.clear();
+        if !on && self.memo.capacity() > 1 << 16 {
+            // Do not keep a large table for nothing.
+            self.memo = FxHashMap::default();
+            self.memo_text = String::new();
+        }
     }
 
     /// Writes the canonical form of `pos` into `out` (cleared first); returns whether it is exact.
@@ -223,11 +245,10 @@ impl Canonicalizer {
         self.lands.clear();
         for l in 0..n_lands {
             let start = self.buf.len() as u32;
-            if self.memo.is_some() {
+            if self.memo_on {
                 land_key(&self.shape, l, mode, &mut self.memo_key);
-                if let Some((text, exact)) = self.memo.as_ref().and_then(|m| m.get(&self.memo_key))
-                {
-                    self.buf.push_str(text);
+                if let Some(&(s, e, exact)) = self.memo.get(self.memo_key.as_slice()) {
+                    self.buf.push_str(&self.memo_text[s as usize..e as usize]);
                     budget.exceeded |= !exact;
                     self.lands.push((start, self.buf.len() as u32));
                     continue;
@@ -239,9 +260,12 @@ impl Canonicalizer {
                 .canon_land(&self.shape, l, Orient::Best, &mut budget);
             self.render
                 .render(&self.tree.code, &self.shape, l, &mut self.buf);
-            if let Some(memo) = self.memo.as_mut() {
-                let text = self.buf[start as usize..].to_string();
-                memo.insert(self.memo_key.clone(), (text, !budget.exceeded));
+            if self.memo_on {
+                let s = self.memo_text.len() as u32;
+                self.memo_text.push_str(&self.buf[start as usize..]);
+                let e = self.memo_text.len() as u32;
+                self.memo
+                    .insert(self.memo_key.as_slice().into(), (s, e, !budget.exceeded));
             }
             budget.exceeded |= was_exceeded;
             self.lands.push((start, self.buf.len() as u32));

@@ -197,41 +197,59 @@ pub(crate) fn build(
     let mut any_small = false;
     // 1. The regions kept, with the spots kept on their boundaries; a region's lives count each
     //    spot on it once (stamped with the region's pass).
+    let lives_of = pos.lives.as_slice();
+    let spots = scratch.spots.as_mut_slice();
+    let kept = &mut scratch.kept;
     for r in 0..pos.region_count() {
         let (bs, be) = pos.region_bounds(r);
         if scratch.pass == u32::MAX {
-            scratch.spots.iter_mut().for_each(|s| s.stamp = 0);
+            spots.iter_mut().for_each(|s| s.stamp = 0);
             scratch.pass = 0;
         }
         scratch.pass += 1;
         let pass = scratch.pass;
-        let kept_start = scratch.kept.len();
+        let kept_start = kept.len();
         let bnd_start = scratch.kept_bnd.len();
         let mut lives = 0u32;
-        for b in bs..be {
-            let start = scratch.kept.len();
-            for &c in pos.boundary_slice(b) {
+        for w in pos.bnd[bs..=be].windows(2) {
+            let start = kept.len();
+            for &c in &pos.corners[w[0] as usize..w[1] as usize] {
                 let i = c.index();
-                let l = pos.lives[i];
-                let info = &mut scratch.spots[i];
+                let l = lives_of[i];
+                if l == 0 {
+                    // A stump: no lives to count, kept only if stumps are.
+                    if !mode.drop_stumps {
+                        let repeated = mode.glop && kept.len() > start && kept[kept.len() - 1] == c;
+                        if !repeated {
+                            kept.push(c);
+                        }
+                    }
+                    continue;
+                }
+                let info = &mut spots[i];
                 if info.stamp != pass {
                     info.stamp = pass;
                     lives += u32::from(l);
                 }
-                if !mode.drop_stumps || l > 0 {
-                    scratch.kept.push(c);
+                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
+                let repeated = mode.glop && kept.len() > start && kept[kept.len() - 1] == c;
+                if !repeated {
+                    kept.push(c);
                 }
             }
             if mode.glop {
-                collapse_repeats(&mut scratch.kept, start);
+                // ... also cyclically.
+                while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
+                    kept.pop();
+                }
             }
-            if scratch.kept.len() > start {
-                scratch.kept_bnd.push(scratch.kept.len() as u32);
+            if kept.len() > start {
+                scratch.kept_bnd.push(kept.len() as u32);
                 scratch.kept_bag.push(false);
             }
         }
         if mode.drop_dead && lives < 2 {
-            scratch.kept.truncate(kept_start);
+            kept.truncate(kept_start);
             scratch.kept_bnd.truncate(bnd_start);
             scratch.kept_bag.truncate(bnd_start - 1);
             continue;
@@ -252,22 +270,6 @@ pub(crate) fn build(
     }
     // 4. Labels, lands, and the shape.
     label_and_emit(pos, scratch, shape);
-}
-
-/// Removes cyclically repeated adjacent spots from `kept[start..]` (`1AA` -> `1A`).
-fn collapse_repeats(kept: &mut Vec<SpotId>, start: usize) {
-    let mut w = start;
-    for k in start..kept.len() {
-        if w > start && kept[w - 1] == kept[k] {
-            continue;
-        }
-        kept[w] = kept[k];
-        w += 1;
-    }
-    kept.truncate(w);
-    while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
-        kept.pop();
-    }
 }
 
 fn count_occurrences(scratch: &mut ShapeScratch) {

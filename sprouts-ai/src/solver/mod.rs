@@ -1,0 +1,216 @@
+//! The normal-play solver of Sprouts: outcomes and nimbers of any position, by parts.
+//!
+//! A position is a sum of independent lands (spec 5.6), so by the Sprague–Grundy theory its
+//! outcome follows from its lands' nimbers. The solver works, as Lemoine and Viennot's GLOP and
+//! Čížek, Balko and Schmid's SPOTS do, on *couples* `L + *k`: a land beside a nim heap. The
+//! nimber of `L` is the least `k` for which `L + *k` is lost, and when a move splits a land, the
+//! nimbers of the pieces already known are folded into the heap by XOR, the smaller unknown
+//! pieces are solved for their nimbers, and only the largest is searched as a couple
+//! (J. Lemoine, S. Viennot, "Nimbers are inevitable", Theoretical Computer Science 462, 2012,
+//! 70–79).
+//!
+//! The search is a depth-first AND/OR search that stops at the first losing move, with the
+//! moves ordered cheapest first and every proved couple kept in a table keyed by the land's
+//! canonical form ([`Position::canonical`]). That table is never lossy: it holds only proved
+//! facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search stopped by its
+//! [`Limits`] leaves only true facts behind and returns an unknown value. It can be saved,
+//! loaded and merged ([`Solver::save`], [`Solver::load`]) and written as text
+//! ([`Solver::export_losing_couples`]). A second table, bounded and lossy, keeps the children of
+//! recently expanded lands.
+//!
+//! With one thread the search is deterministic: the same calls on a fresh solver expand the same
+//! nodes. With more, the moves near the root are searched in parallel (rayon); verdicts are the
+//! same, node counts vary.
+//!
+//! # Examples
+//! ```
+//! use sprouts_ai::solver::{Solver, SolverConfig};
+//! use sprouts_ai::impartial::{Nimber, Outcome};
+//! use sprouts_ai::Limits;
+//! use sprouts_topo::Position;
+//!
+//! let solver = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() });
+//! let three = Position::new(3);
+//! assert_eq!(solver.outcome(&three, &Limits::none()).value, Some(Outcome::Win));
+//! assert_eq!(solver.nimber(&three, &Limits::none()).value, Some(Nimber(1)));
+//! // A node budget too small to decide the 7-spot start gives "unknown".
+//! let fresh = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() });
+//! assert_eq!(fresh.outcome(&Position::new(7), &Limits::nodes(10)).value, None);
+//! ```
+
+mod db;
+mod land;
+mod search;
+mod table;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use sprouts_topo::Position;
+
+use crate::impartial::{Nimber, Outcome};
+use crate::{Limits, Solved};
+pub use db::{DbError, ExportStats, LoadStats, MAGIC, VERSION};
+use search::Search;
+use table::{ChildCache, FactTable};
+
+/// How a [`Solver`] runs.
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    /// Worker threads (at least 1). With 1 the search is deterministic.
+    pub threads: usize,
+    /// Bytes allowed to the cache of children lists (0: no cache). The table of proved facts is
+    /// not bounded.
+    pub child_cache_bytes: usize,
+    /// Couples nearer the root than this (in nested calls) have their moves searched in
+    /// parallel when `threads > 1`.
+    pub parallel_depth: u32,
+}
+
+impl Default for SolverConfig {
+    /// All cores, a 512 MB children cache, parallel over the first two levels.
+    fn default() -> Self {
+        SolverConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            child_cache_bytes: 512 << 20,
+            parallel_depth: 2,
+        }
+    }
+}
+
+/// Tables shared by every search of a solver.
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) facts: FactTable,
+    pub(crate) children: ChildCache,
+    /// Nodes expanded by every search of this solver, for progress reports.
+    pub(crate) expanded: AtomicU64,
+}
+
+/// The normal-play solver (see the [module documentation](self)). `Send + Sync`: share it with
+/// `&` or `Arc`; its tables grow across calls, so later questions reuse earlier answers.
+#[derive(Debug)]
+pub struct Solver {
+    inner: Inner,
+    config: SolverConfig,
+    pool: rayon::ThreadPool,
+}
+
+/// Stack size of the solver's worker threads: the search recurses once per move of the game.
+const STACK_BYTES: usize = 256 << 20;
+
+impl Solver {
+    /// A solver with empty tables.
+    ///
+    /// # Panics
+    /// Panics if the operating system refuses to start the worker threads.
+    pub fn new(config: SolverConfig) -> Solver {
+        let threads = config.threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(STACK_BYTES)
+            .thread_name(|i| format!("sprouts-solver-{i}"))
+            .build()
+            .expect("the solver's worker threads start");
+        Solver {
+            inner: Inner {
+                facts: FactTable::default(),
+                children: ChildCache::new(config.child_cache_bytes),
+                expanded: AtomicU64::new(0),
+            },
+            config: SolverConfig { threads, ..config },
+            pool,
+        }
+    }
+
+    /// The configuration this solver runs with.
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    fn run<T: Send>(
+        &self,
+        limits: &Limits,
+        f: impl FnOnce(&Search<'_>) -> search::Res<T> + Send,
+    ) -> Solved<T> {
+        let start = Instant::now();
+        let par_depth = match self.config.threads {
+            1 => 0,
+            _ => self.config.parallel_depth,
+        };
+        let search = Search::new(&self.inner, limits, par_depth);
+        let value = self.pool.install(|| f(&search)).ok();
+        Solved {
+            value,
+            nodes: search.nodes.into_inner(),
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// The normal-play outcome of `position` for the player to move, or an unknown value when
+    /// `limits` end the search first.
+    pub fn outcome(&self, position: &Position, limits: &Limits) -> Solved<Outcome> {
+        let form = position.canonical();
+        let _span = tracing::debug_span!("solver.outcome", position = %form).entered();
+        self.run(limits, |s| {
+            s.sum_is_loss(form.lands(), 0, 0, &mut search::UNLIMITED.clone())
+                .map(|loss| Outcome::from_win(!loss))
+        })
+    }
+
+    /// The nimber of `position` (the nim sum of its lands' nimbers), or an unknown value when
+    /// `limits` end the search first.
+    pub fn nimber(&self, position: &Position, limits: &Limits) -> Solved<Nimber> {
+        let form = position.canonical();
+        let _span = tracing::debug_span!("solver.nimber", position = %form).entered();
+        self.run(limits, |s| {
+            let mut n = 0;
+            for l in form.lands() {
+                n ^= s.nimber(l, 0, &mut search::UNLIMITED.clone())?;
+            }
+            Ok(Nimber(n))
+        })
+    }
+
+    /// Whether `position + *heap` is lost for the player to move (normal play).
+    pub fn couple_outcome(
+        &self,
+        position: &Position,
+        heap: Nimber,
+        limits: &Limits,
+    ) -> Solved<Outcome> {
+        let form = position.canonical();
+        self.run(limits, |s| {
+            s.sum_is_loss(form.lands(), heap.0, 0, &mut search::UNLIMITED.clone())
+                .map(|loss| Outcome::from_win(!loss))
+        })
+    }
+
+    /// The nimber of the land with this canonical form, if the tables know it.
+    pub fn known_nimber(&self, land: &str) -> Option<Nimber> {
+        self.inner.facts.nimber(land).map(Nimber)
+    }
+
+    /// Nodes expanded by all the searches of this solver so far (readable while a search runs,
+    /// from another thread: for progress bars).
+    pub fn nodes_expanded(&self) -> u64 {
+        self.inner.expanded.load(Ordering::Relaxed)
+    }
+
+    /// How many lands the table of proved facts holds.
+    pub fn table_len(&self) -> usize {
+        self.inner.facts.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn solver_is_send_and_sync() {
+        assert_send_sync::<Solver>();
+    }
+}

@@ -1,0 +1,209 @@
+//! The solver's tables: proved facts about lands (never lossy) and a bounded cache of children.
+
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, RwLock};
+
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
+
+/// How many shards a table is split into (a power of two), so that threads rarely wait.
+const SHARDS: usize = 64;
+
+/// What has been proved about one land `L` (by its canonical form).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// The nimber of `L`, once proved: `L + *n` is a loss.
+    pub(crate) nimber: Option<u32>,
+    /// Bit `k` set: `L + *k` is proved a win (so the nimber is not `k`), for `k < 64`.
+    pub(crate) wins: u64,
+}
+
+impl Facts {
+    /// Whether `L + *k` is a loss, if known.
+    pub(crate) fn couple_is_loss(&self, k: u32) -> Option<bool> {
+        match self.nimber {
+            Some(n) => Some(n == k),
+            None => (k < 64 && self.wins >> k & 1 == 1).then_some(false),
+        }
+    }
+
+    /// Adds `other`'s facts to these.
+    pub(crate) fn merge(&mut self, other: &Facts) {
+        if self.nimber.is_none() {
+            self.nimber = other.nimber;
+        }
+        self.wins |= other.wins;
+    }
+}
+
+fn shard_of(key: &str) -> usize {
+    let mut h = FxHasher::default();
+    key.hash(&mut h);
+    // The high bits are the best mixed.
+    (h.finish() >> 58) as usize & (SHARDS - 1)
+}
+
+/// Proved facts by land, shared by all threads. Entries are only ever added to.
+#[derive(Debug)]
+pub(crate) struct FactTable {
+    shards: Vec<RwLock<FxHashMap<Box<str>, Facts>>>,
+}
+
+impl Default for FactTable {
+    fn default() -> Self {
+        FactTable {
+            shards: (0..SHARDS)
+                .map(|_| RwLock::new(FxHashMap::with_hasher(FxBuildHasher)))
+                .collect(),
+        }
+    }
+}
+
+impl FactTable {
+    pub(crate) fn get(&self, land: &str) -> Option<Facts> {
+        let shard = self.shards[shard_of(land)]
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        shard.get(land).copied()
+    }
+
+    pub(crate) fn nimber(&self, land: &str) -> Option<u32> {
+        self.get(land).and_then(|f| f.nimber)
+    }
+
+    pub(crate) fn couple_is_loss(&self, land: &str, k: u32) -> Option<bool> {
+        self.get(land).and_then(|f| f.couple_is_loss(k))
+    }
+
+    /// Records that `land + *k` is a loss (`loss`: the nimber is `k`) or a win.
+    pub(crate) fn record(&self, land: &str, k: u32, loss: bool) {
+        let fact = match loss {
+            true => Facts {
+                nimber: Some(k),
+                wins: 0,
+            },
+            false if k < 64 => Facts {
+                nimber: None,
+                wins: 1 << k,
+            },
+            false => return,
+        };
+        self.merge_one(land, &fact);
+    }
+
+    pub(crate) fn merge_one(&self, land: &str, fact: &Facts) {
+        let mut shard = self.shards[shard_of(land)]
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
+        match shard.get_mut(land) {
+            Some(f) => f.merge(fact),
+            None => {
+                shard.insert(land.into(), *fact);
+            }
+        }
+    }
+
+    /// The number of lands with facts.
+    pub(crate) fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.read().unwrap_or_else(|e| e.into_inner()).len())
+            .sum()
+    }
+
+    /// Every entry, sorted by land (a deterministic order for saving).
+    pub(crate) fn entries(&self) -> Vec<(String, Facts)> {
+        let mut out = Vec::new();
+        for s in &self.shards {
+            let s = s.read().unwrap_or_else(|e| e.into_inner());
+            out.extend(s.iter().map(|(k, v)| (k.to_string(), *v)));
+        }
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+}
+
+/// The distinct children of a land: their canonical forms (lands joined by `+`, or `!`),
+/// stored in one string.
+#[derive(Debug, Default)]
+pub(crate) struct ChildList {
+    text: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl ChildList {
+    pub(crate) fn push(&mut self, child: &str) {
+        let start = self.text.len() as u32;
+        self.text.push_str(child);
+        self.spans.push((start, self.text.len() as u32));
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The children, each as the iterator of its lands.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.spans
+            .iter()
+            .map(|&(s, e)| &self.text[s as usize..e as usize])
+    }
+
+    fn bytes(&self) -> usize {
+        self.text.len() + 8 * self.spans.len() + 64
+    }
+}
+
+/// The lands of a child's form (none for `!`).
+pub(crate) fn lands_of(child: &str) -> impl Iterator<Item = &str> + '_ {
+    let text = if child == "!" { "" } else { child };
+    text.split('+').filter(|s| !s.is_empty())
+}
+
+/// One shard of the children cache: the lists and their size in bytes.
+type CacheShard = (FxHashMap<Box<str>, Arc<ChildList>>, usize);
+
+/// A bounded cache of children lists: a shard that outgrows its share of the budget is emptied.
+/// Losing entries costs only time.
+#[derive(Debug)]
+pub(crate) struct ChildCache {
+    shards: Vec<RwLock<CacheShard>>,
+    shard_budget: usize,
+}
+
+impl ChildCache {
+    pub(crate) fn new(bytes: usize) -> ChildCache {
+        ChildCache {
+            shards: (0..SHARDS)
+                .map(|_| RwLock::new((FxHashMap::with_hasher(FxBuildHasher), 0)))
+                .collect(),
+            shard_budget: bytes / SHARDS,
+        }
+    }
+
+    pub(crate) fn get(&self, land: &str) -> Option<Arc<ChildList>> {
+        if self.shard_budget == 0 {
+            return None;
+        }
+        let shard = self.shards[shard_of(land)]
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        shard.0.get(land).cloned()
+    }
+
+    pub(crate) fn insert(&self, land: &str, list: Arc<ChildList>) {
+        if self.shard_budget == 0 {
+            return;
+        }
+        let size = list.bytes() + land.len();
+        let mut shard = self.shards[shard_of(land)]
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
+        if shard.1 + size > self.shard_budget {
+            shard.0.clear();
+            shard.1 = 0;
+        }
+        if shard.0.insert(land.into(), list).is_none() {
+            shard.1 += size;
+        }
+    }
+}

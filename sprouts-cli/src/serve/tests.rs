@@ -1,0 +1,434 @@
+//! The session's message handling, message by message.
+
+use super::protocol::{ClientMsg, PROTOCOL_VERSION, PlayerSpec, ServerMsg, StateMsg};
+use super::session::{Reply, Session};
+
+const SID: &str = "s1";
+
+/// A greeted session.
+fn session() -> Session {
+    let mut s = Session::new(SID.into(), 7);
+    let r = s.handle_text(&format!(
+        r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+    ));
+    assert!(matches!(r.msgs[0], ServerMsg::Welcome { .. }));
+    s
+}
+
+/// Runs the reply's job (and the computer's jobs after it) to completion; returns all messages.
+fn settle(s: &mut Session, mut r: Reply) -> Vec<ServerMsg> {
+    let mut msgs = Vec::new();
+    loop {
+        msgs.append(&mut r.msgs);
+        let Some(job) = r.job.take() else { break };
+        let result = job.run(&mut |_| {});
+        r = s.finish(result);
+    }
+    msgs
+}
+
+fn send(s: &mut Session, msg: ClientMsg) -> Vec<ServerMsg> {
+    let r = s.handle(msg);
+    settle(s, r)
+}
+
+fn last_state(msgs: &[ServerMsg]) -> StateMsg {
+    msgs.iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::State(st) => Some((**st).clone()),
+            _ => None,
+        })
+        .expect("a state message")
+}
+
+fn new_game(s: &mut Session, spots: u32, players: [PlayerSpec; 2]) -> StateMsg {
+    let msgs = send(
+        s,
+        ClientMsg::NewGame {
+            session: SID.into(),
+            spots,
+            convention: super::protocol::ConventionName::Normal,
+            players,
+            first: 0,
+            width: 800.0,
+            height: 600.0,
+        },
+    );
+    last_state(&msgs)
+}
+
+fn draw(
+    s: &mut Session,
+    k: u32,
+    from: u32,
+    to: u32,
+    stroke: Vec<[f64; 2]>,
+    marks: Vec<u32>,
+) -> Vec<ServerMsg> {
+    send(
+        s,
+        ClientMsg::Draw {
+            session: SID.into(),
+            k,
+            from,
+            to,
+            stroke,
+            from_side: None,
+            to_side: None,
+            marks,
+        },
+    )
+}
+
+/// A loop from spot `a` round spot `b` (radius `r`) and back, as the page sends it.
+fn loop_round(a: (f64, f64), b: (f64, f64), r: f64) -> Vec<[f64; 2]> {
+    let toward = (a.1 - b.1).atan2(a.0 - b.0);
+    let mut pts = vec![[a.0, a.1]];
+    for t in 0..=40 {
+        let ang = toward + 0.35 + f64::from(t) / 40.0 * (std::f64::consts::TAU - 0.7);
+        pts.push([b.0 + r * ang.cos(), b.1 + r * ang.sin()]);
+    }
+    pts.push([a.0, a.1]);
+    pts
+}
+
+fn errors(msgs: &[ServerMsg]) -> Vec<String> {
+    msgs.iter()
+        .filter_map(|m| match m {
+            ServerMsg::Error { message } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sends a raw text and checks that it gets exactly one error and changes nothing.
+fn rejected(s: &mut Session, text: &str, what: &str) {
+    let before = s.state();
+    let log_before = s.log_text();
+    let r = s.handle_text(text);
+    assert!(r.job.is_none(), "{what}: no work started");
+    let errs = errors(&r.msgs);
+    assert_eq!(errs.len(), 1, "{what}: one error, got {:?}", r.msgs);
+    assert!(errs[0].contains(what), "{what}: got `{}`", errs[0]);
+    assert_eq!(r.msgs.len(), 1, "{what}: nothing else");
+    assert_eq!(s.state(), before, "{what}: the game is unchanged");
+    assert_eq!(s.log_text(), log_before, "{what}: the log is unchanged");
+}
+
+fn human_game(s: &mut Session, spots: u32) -> StateMsg {
+    new_game(s, spots, [PlayerSpec::Human, PlayerSpec::Human])
+}
+
+#[test]
+fn before_hello_and_wrong_protocol_are_errors() {
+    let mut s = Session::new(SID.into(), 1);
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":0}"#,
+        "the first message must be hello",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"hello","protocol":999}"#,
+        "protocol version 999 is not supported",
+    );
+    rejected(&mut s, r#"{"type":"hello"}"#, "bad `hello` message");
+    let r = s.handle_text(&format!(
+        r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+    ));
+    assert!(matches!(&r.msgs[0], ServerMsg::Welcome { session, .. } if session == SID));
+    rejected(
+        &mut s,
+        &format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#),
+        "already received",
+    );
+}
+
+#[test]
+fn malformed_and_unknown_messages_are_errors() {
+    let mut s = session();
+    human_game(&mut s, 3);
+    rejected(&mut s, "not json", "not JSON");
+    rejected(&mut s, "[1,2]", "string `type`");
+    rejected(&mut s, r#"{"type":42}"#, "string `type`");
+    rejected(
+        &mut s,
+        r#"{"type":"teleport","session":"s1"}"#,
+        "unknown message type `teleport`",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1}"#,
+        "bad `draw` message",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":2,"extra":1}"#,
+        "bad `draw` message",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":-1,"from":1,"to":2}"#,
+        "bad `draw` message",
+    );
+    rejected(
+        &mut s,
+        &"x".repeat(super::protocol::MAX_MESSAGE_BYTES + 1),
+        "too long",
+    );
+}
+
+#[test]
+fn another_sessions_id_is_refused() {
+    let mut s = session();
+    human_game(&mut s, 3);
+    for text in [
+        r#"{"type":"undo","session":"other","k":0}"#,
+        r#"{"type":"draw","session":"other","k":0,"from":1,"to":2}"#,
+        r#"{"type":"save","session":"other"}"#,
+        r#"{"type":"new_game","session":"other","spots":2,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+    ] {
+        rejected(&mut s, text, "another session");
+    }
+}
+
+#[test]
+fn out_of_order_stale_and_illegal_requests_change_nothing() {
+    let mut s = session();
+    // Before any game.
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":0}"#,
+        "there is no game",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":2}"#,
+        "there is no game",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"save","session":"s1"}"#,
+        "no game to save",
+    );
+    human_game(&mut s, 3);
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":0}"#,
+        "nothing to undo",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"redo","session":"s1","k":0}"#,
+        "nothing to redo",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"stop","session":"s1"}"#,
+        "nothing is running",
+    );
+    // Stale: a move for a position the page has not caught up with.
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":3,"from":1,"to":2}"#,
+        "stale position",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"undo","session":"s1","k":1}"#,
+        "stale position",
+    );
+    // Not legal: no such spot, bad numbers, bad settings, bad players, bad games.
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":9}"#,
+        "there is no spot 9",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":0,"to":1}"#,
+        "there is no spot 0",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":0,"from":1,"to":2,"marks":[77]}"#,
+        "there is no spot 77",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"reach","session":"s1","k":0,"from":5,"toward":[1,1]}"#,
+        "there is no spot 5",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"settings","session":"s1","settings":{"min_clearance":50,"comfort_distance":10,"room_vs_length":1}}"#,
+        "below the comfort distance",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"players","session":"s1","players":[{"kind":"computer","spec":"grandmaster"},{"kind":"human"}]}"#,
+        "unknown player",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":0,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+        "at least one spot",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":3,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":2,"width":500,"height":400}"#,
+        "`first` must be",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":3,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":5,"height":400}"#,
+        "drawing area",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"new_game","session":"s1","spots":5000,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+        "do not fit",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"load","session":"s1","json":"{\"nonsense\":1}"}"#,
+        "cannot load",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"pause","session":"s1","paused":false}"#,
+        "not paused",
+    );
+}
+
+#[test]
+fn a_refused_move_changes_nothing_and_says_why() {
+    let mut s = session();
+    let st = human_game(&mut s, 3);
+    let (a, b) = (&st.spots[0], &st.spots[1]);
+    let r = 60.0f64.min((b.x - a.x).hypot(b.y - a.y) / 2.0);
+    // A loop from 1 round 2, marked: 2 ends up alone on its side.
+    let msgs = draw(
+        &mut s,
+        0,
+        1,
+        1,
+        loop_round((a.x, a.y), (b.x, b.y), r),
+        vec![2],
+    );
+    let st1 = last_state(&msgs);
+    assert_eq!(st1.k, 1, "{msgs:?}");
+    assert!(st1.moves[0].starts_with("1 -> 1 enclosing"));
+    // 2 and 3 are now on different regions: any curve between them is refused.
+    let before = s.state();
+    let msgs = draw(&mut s, 1, 2, 3, vec![], vec![]);
+    let refused: Vec<_> = msgs
+        .iter()
+        .filter_map(|m| match m {
+            ServerMsg::Refused { reason } => Some(reason.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{msgs:?}");
+    assert!(
+        !refused[0]
+            .chars()
+            .any(|c| c.is_ascii_digit() && refused[0].contains("px")),
+        "no pixel numbers"
+    );
+    let after = last_state(&msgs);
+    let ServerMsg::State(b) = before.unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(after.k, b.k);
+    assert_eq!(after.glop, b.glop);
+    assert_eq!(after.curves, b.curves);
+    assert!(after.status.starts_with("Refused: "));
+}
+
+#[test]
+fn undo_redo_save_and_load_round_trip() {
+    let mut s = session();
+    let st = human_game(&mut s, 2);
+    let msgs = draw(&mut s, 0, 1, 2, vec![], vec![]);
+    let one = last_state(&msgs);
+    assert_eq!(one.k, 1);
+    let undone = last_state(&send(
+        &mut s,
+        ClientMsg::Undo {
+            session: SID.into(),
+            k: 1,
+        },
+    ));
+    assert_eq!(undone.k, 0);
+    assert_eq!(undone.glop, st.glop);
+    let redone = last_state(&send(
+        &mut s,
+        ClientMsg::Redo {
+            session: SID.into(),
+            k: 0,
+        },
+    ));
+    assert_eq!(redone, one);
+    let saved = send(
+        &mut s,
+        ClientMsg::Save {
+            session: SID.into(),
+        },
+    );
+    let ServerMsg::Saved { json } = &saved[0] else {
+        panic!("{saved:?}")
+    };
+    let mut t = session();
+    human_game(&mut t, 4);
+    let loaded = last_state(&send(
+        &mut t,
+        ClientMsg::Load {
+            session: SID.into(),
+            json: json.clone(),
+        },
+    ));
+    assert_eq!(loaded.glop, one.glop);
+    assert_eq!(loaded.curves, one.curves);
+    assert_eq!(loaded.spots, one.spots);
+    assert_eq!(loaded.moves, one.moves);
+    let log = send(
+        &mut s,
+        ClientMsg::SaveLog {
+            session: SID.into(),
+        },
+    );
+    let ServerMsg::LogText { text } = &log[0] else {
+        panic!()
+    };
+    assert!(text.contains("undo move 1 -> 2"), "{text}");
+    assert!(text.contains("Drawing area is 800 x 600"), "{text}");
+}
+
+#[test]
+fn two_computers_play_a_game_to_the_end() {
+    let mut s = session();
+    let st = new_game(
+        &mut s,
+        4,
+        [
+            PlayerSpec::Computer {
+                spec: "random".into(),
+            },
+            PlayerSpec::Computer {
+                spec: "montecarlo:20".into(),
+            },
+        ],
+    );
+    assert!(st.over, "{}", st.status);
+    assert!(
+        (8..=11).contains(&st.k),
+        "a 4-spot game lasts 8 to 11 moves: {}",
+        st.k
+    );
+    let winner = st.winner.expect("a winner");
+    // Normal play: the last mover wins.
+    assert_eq!(u32::from(winner), (st.k - 1) % 2);
+    assert!(st.status.starts_with(["Blue", "Red"][winner as usize]));
+}

@@ -1,0 +1,333 @@
+//! `sprouts solve` and `sprouts analyse`: the normal-play solver from the command line.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use sprouts_ai::impartial::{Nimber, Outcome};
+use sprouts_ai::solver::{Solver, SolverConfig};
+use sprouts_ai::{Limits, Solved};
+use sprouts_topo::Position;
+
+/// Arguments of `sprouts solve`.
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    /// Positions in GLOP notation (for example `0*8.AB|0*3.AB`).
+    positions: Vec<String>,
+    /// Also compute the nimber of each position.
+    #[arg(long)]
+    nimber: bool,
+    /// Solve the n-spot starts in this range (`A..=B`, `A..B` or `N`).
+    #[arg(long, value_name = "RANGE")]
+    spots: Option<String>,
+    /// Worker threads (default: all cores). With 1 the search is deterministic.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// A database of proved results: loaded if the file exists, saved after every position.
+    #[arg(long, value_name = "FILE")]
+    db: Option<PathBuf>,
+    /// Write every losing couple known at the end as text (`L+*k`, GLOP notation) to FILE.
+    #[arg(long, value_name = "FILE")]
+    export: Option<PathBuf>,
+    /// One JSON object per position on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Give up on a position after this many nodes (the verdict is then "unknown").
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Give up on a position after this many seconds (the verdict is then "unknown").
+    #[arg(long, value_name = "SECS")]
+    time: Option<f64>,
+}
+
+/// Arguments of `sprouts analyse`.
+#[derive(Debug, Args)]
+pub(crate) struct AnalyseArgs {
+    /// The position, in GLOP notation.
+    position: String,
+    /// Seconds the solver may spend on the verdict.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    time: f64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Reads a position, with a message pointing at the problem.
+fn read_position(text: &str) -> anyhow::Result<Position> {
+    Position::parse_glop(text)
+        .map_err(|e| {
+            let caret = " ".repeat(e.offset().min(text.len()));
+            anyhow::anyhow!("{e}\n  {text}\n  {caret}^")
+        })
+        .with_context(|| format!("cannot read the position `{text}`"))
+}
+
+/// Parses `A..=B`, `A..B` or `N` into an inclusive range of spot counts.
+fn parse_range(text: &str) -> anyhow::Result<(u32, u32)> {
+    let num = |s: &str| -> anyhow::Result<u32> {
+        s.trim()
+            .parse::<u32>()
+            .with_context(|| format!("`{s}` is not a number of spots"))
+    };
+    let (a, b) = if let Some((a, b)) = text.split_once("..=") {
+        (num(a)?, num(b)?)
+    } else if let Some((a, b)) = text.split_once("..") {
+        let b = num(b)?;
+        if b == 0 {
+            bail!("the range `{text}` is empty");
+        }
+        (num(a)?, b - 1)
+    } else {
+        let n = num(text)?;
+        (n, n)
+    };
+    if a > b {
+        bail!("the range `{text}` is empty");
+    }
+    if b > 1000 {
+        bail!("{b} spots is more than this program is meant for");
+    }
+    Ok((a, b))
+}
+
+fn limits(nodes: Option<u64>, time: Option<f64>) -> anyhow::Result<Limits> {
+    let mut limits = Limits::none();
+    limits.nodes = nodes;
+    if let Some(secs) = time {
+        if !(secs.is_finite() && secs >= 0.0) {
+            bail!("--time must be a non-negative number of seconds");
+        }
+        limits.deadline = Instant::now().checked_add(Duration::from_secs_f64(secs.min(1e9)));
+    }
+    Ok(limits)
+}
+
+fn make_solver(threads: Option<usize>) -> anyhow::Result<Solver> {
+    let mut config = SolverConfig::default();
+    if let Some(t) = threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        config.threads = t;
+    }
+    Ok(Solver::new(config))
+}
+
+/// Runs `f` while a spinner on standard error (when it is a terminal) shows the solver's nodes
+/// per second.
+fn with_progress<T: Send>(solver: &Solver, label: &str, f: impl FnOnce() -> T + Send) -> T {
+    if !std::io::stderr().is_terminal() {
+        return f();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let start_nodes = solver.nodes_expanded();
+    let start = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let nodes = solver.nodes_expanded() - start_nodes;
+                let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-3);
+                bar.set_message(format!("{label}: {nodes} nodes, {rate:.0} nodes/s"));
+                bar.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let r = f();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        r
+    });
+    bar.finish_and_clear();
+    result
+}
+
+fn load_db(solver: &Solver, path: &Path) -> anyhow::Result<()> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let file =
+        File::open(path).with_context(|| format!("cannot open the database {}", path.display()))?;
+    let stats = solver
+        .load(BufReader::new(file))
+        .with_context(|| format!("cannot load the database {}", path.display()))?;
+    eprintln!(
+        "loaded {} lands from {} ({} new)",
+        stats.entries,
+        path.display(),
+        stats.new_lands
+    );
+    Ok(())
+}
+
+fn save_db(solver: &Solver, path: &Path) -> anyhow::Result<()> {
+    // Written beside it and renamed, so an interrupted save never leaves a broken file.
+    let tmp = path.with_extension("tmp");
+    let file = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    solver
+        .save(BufWriter::new(file))
+        .with_context(|| format!("cannot write the database {}", tmp.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))?;
+    Ok(())
+}
+
+fn outcome_word(o: Option<Outcome>) -> &'static str {
+    match o {
+        Some(Outcome::Win) => "W",
+        Some(Outcome::Loss) => "L",
+        None => "unknown",
+    }
+}
+
+/// A JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `sprouts solve`.
+pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
+    let mut jobs: Vec<(String, Position)> = Vec::new();
+    if let Some(range) = &args.spots {
+        let (a, b) = parse_range(range)?;
+        for n in a..=b {
+            jobs.push((format!("{n} spots"), Position::new(n)));
+        }
+    }
+    for text in &args.positions {
+        jobs.push((text.clone(), read_position(text)?));
+    }
+    if jobs.is_empty() {
+        bail!("nothing to solve: give positions in GLOP notation or --spots A..=B");
+    }
+    let solver = make_solver(args.threads)?;
+    if let Some(db) = &args.db {
+        load_db(&solver, db)?;
+    }
+    let mut out = std::io::stdout().lock();
+    for (label, pos) in &jobs {
+        let limits = limits(args.nodes, args.time)?;
+        let start = Instant::now();
+        let outcome: Solved<Outcome> =
+            with_progress(&solver, label, || solver.outcome(pos, &limits));
+        let nimber: Option<Solved<Nimber>> = match args.nimber {
+            true => Some(with_progress(&solver, label, || {
+                solver.nimber(pos, &limits)
+            })),
+            false => None,
+        };
+        let nodes = outcome.nodes + nimber.as_ref().map_or(0, |n| n.nodes);
+        let seconds = start.elapsed().as_secs_f64();
+        let form = pos.canonical();
+        if args.json {
+            let nim = match nimber.as_ref().map(|n| n.value) {
+                Some(Some(n)) => n.0.to_string(),
+                _ => "null".into(),
+            };
+            let mut line = format!(
+                "{{\"position\":{},\"canonical\":{},\"outcome\":{}",
+                json_string(label),
+                json_string(form.as_str()),
+                json_string(outcome_word(outcome.value))
+            );
+            if args.nimber {
+                line.push_str(&format!(",\"nimber\":{nim}"));
+            }
+            line.push_str(&format!(",\"nodes\":{nodes},\"seconds\":{seconds:.3}}}"));
+            writeln!(out, "{line}")?;
+        } else {
+            let mut line = format!("{label}\t{}", outcome_word(outcome.value));
+            if let Some(n) = &nimber {
+                match n.value {
+                    Some(v) => line.push_str(&format!("\tnimber {}", v.0)),
+                    None => line.push_str("\tnimber unknown"),
+                }
+            }
+            line.push_str(&format!("\t{nodes} nodes\t{seconds:.2} s"));
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
+        if let Some(db) = &args.db {
+            save_db(&solver, db)?;
+        }
+    }
+    if let Some(path) = &args.export {
+        let file =
+            File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let stats = solver
+            .export_losing_couples(BufWriter::new(file))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!(
+            "wrote {} losing couples to {}",
+            stats.couples,
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `sprouts analyse POSITION`.
+pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
+    let pos = read_position(&args.position)?;
+    let form = pos.canonical();
+    let children = pos.distinct_children();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "canonical: {form}")?;
+    let lands: Vec<&str> = form.lands().collect();
+    writeln!(out, "parts: {}", lands.len())?;
+    for l in &lands {
+        writeln!(out, "  {l}")?;
+    }
+    writeln!(out, "distinct moves: {}", children.len())?;
+    let solver = make_solver(args.threads)?;
+    let limits = limits(None, Some(args.time))?;
+    let nimber = with_progress(&solver, "analyse", || solver.nimber(&pos, &limits));
+    match nimber.value {
+        Some(n) => {
+            let verdict = if n.0 == 0 {
+                "the player to move loses"
+            } else {
+                "the player to move wins"
+            };
+            writeln!(out, "verdict: {verdict} (nimber {})", n.0)?;
+        }
+        None => {
+            let outcome = solver.outcome(&pos, &limits);
+            match outcome.value {
+                Some(Outcome::Win) => writeln!(out, "verdict: the player to move wins")?,
+                Some(Outcome::Loss) => writeln!(out, "verdict: the player to move loses")?,
+                None => writeln!(out, "verdict: unknown (not settled within {} s)", args.time)?,
+            }
+        }
+    }
+    for l in &lands {
+        if let Some(n) = solver.known_nimber(l) {
+            writeln!(out, "  nimber {} for {l}", n.0)?;
+        }
+    }
+    writeln!(
+        out,
+        "searched: {} nodes, {:.2} s",
+        solver.nodes_expanded(),
+        nimber.elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}

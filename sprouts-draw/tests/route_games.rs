@@ -1,0 +1,103 @@
+//! Random games drawn to the end: every move is drawn by `Board::draw_move`, and every drawn
+//! move must read back to the intended position.
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use sprouts_draw::{Board, Settings, WorldSize};
+
+#[derive(Default, Debug, Clone)]
+struct Games {
+    games: usize,
+    to_end: usize,
+    drawn: usize,
+    refused: usize,
+    wrong: usize,
+    reasons: Vec<String>,
+}
+
+/// Plays `games` random games of `n` spots, drawing every move; a game stops at its first
+/// refused move (no making room here).
+fn play(n: u32, games: usize, seed: u64) -> Games {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Games::default();
+    for _ in 0..games {
+        out.games += 1;
+        let mut board = Board::new(n, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
+        let mut complete = true;
+        loop {
+            let pos = board.position().clone();
+            let moves: Vec<_> = pos.moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = &moves[rng.random_range(0..moves.len())];
+            let intended = pos.play(mv).unwrap();
+            let before = board.to_json();
+            match board.draw_move(mv, &mut |_| {}) {
+                Ok(_) => {
+                    out.drawn += 1;
+                    let got = board.position();
+                    if got.game_key() != intended.game_key()
+                        && got.canonical_unreduced() != intended.canonical_unreduced()
+                    {
+                        out.wrong += 1;
+                    }
+                }
+                Err(e) => {
+                    assert_eq!(board.to_json(), before, "a refusal changed the board");
+                    out.refused += 1;
+                    out.reasons
+                        .push(format!("{}: {}", mv.describe(&pos), e.detail()));
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        if complete {
+            out.to_end += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn random_games_of_three_to_five_spots() {
+    for n in 3..=5 {
+        let g = play(n, 3, u64::from(n));
+        eprintln!("{n} spots: {g:?}");
+        assert_eq!(g.wrong, 0);
+        assert!(g.drawn > 0);
+    }
+}
+
+/// 200 games from 3 to 8 spots (`cargo test --release -p sprouts-draw --test route_games --
+/// --ignored --nocapture`): the share drawn to the end without making room, and no drawn move
+/// that reads back wrong.
+#[test]
+#[ignore = "minutes; the README gives its figures"]
+fn two_hundred_random_games() {
+    let per = [(3, 34), (4, 34), (5, 33), (6, 33), (7, 33), (8, 33)];
+    let mut total = Games::default();
+    for (n, games) in per {
+        let g = play(n, games, 1000 + u64::from(n));
+        eprintln!(
+            "{n} spots: {} games, {} drawn to the end ({:.1}%), {} moves drawn, {} refused, {} wrong",
+            g.games,
+            g.to_end,
+            100.0 * g.to_end as f64 / g.games as f64,
+            g.drawn,
+            g.refused,
+            g.wrong
+        );
+        for r in g.reasons.iter().take(5) {
+            eprintln!("  {r}");
+        }
+        total.games += g.games;
+        total.to_end += g.to_end;
+        total.drawn += g.drawn;
+        total.refused += g.refused;
+        total.wrong += g.wrong;
+    }
+    eprintln!("total: {total:?}");
+    assert_eq!(total.wrong, 0);
+}

@@ -1,0 +1,179 @@
+// End-to-end tests of `sprouts serve` in a real browser (Debian's chromium via playwright-core).
+// The server is started here on a free port and stopped at the end.
+"use strict";
+const { test, before, after } = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const H = require("./harness");
+
+let server, browser;
+before(async () => {
+  server = await H.startServer();
+  browser = await H.launch();
+}, { timeout: 16 * 60 * 1000 });
+after(async () => {
+  if (browser) await browser.close();
+  H.stopServer(server);
+});
+
+const COLOURS = ["Blue", "Red"];
+
+/** Plays one human move by mouse: press on a spot with a life, read the lit destinations, stroke
+ * to one of them and release on it. Tries spots in turn until a move is made. */
+async function humanMove(page) {
+  const st = await H.state(page);
+  const alive = st.spots.filter(s => s.lives > 0);
+  for (const a of alive) {
+    const lit = await H.lit(page, a.id);
+    await page.mouse.up(); // a press and release on the spot: a click, arming a click move
+    await page.keyboard.press("Escape");
+    lit.sort((x, y) => (x === a.id) - (y === a.id)); // loops last
+    for (const bId of lit) {
+      const b = st.spots.find(s => s.id === bId);
+      let pts;
+      if (b.id === a.id) {
+        // A loop: out and round a small circle beside the spot.
+        const c = [a.x + 30, a.y];
+        pts = [[a.x, a.y]];
+        for (let t = 1; t < 16; t++) {
+          const ang = Math.PI + (t / 16) * 2 * Math.PI;
+          pts.push([c[0] + 22 * Math.cos(ang), c[1] + 22 * Math.sin(ang)]);
+        }
+        pts.push([a.x, a.y]);
+      } else {
+        pts = [[a.x, a.y], [(a.x + b.x) / 2, (a.y + b.y) / 2 + 10], [b.x, b.y]];
+      }
+      const counts = await H.stroke(page, pts);
+      const ans = await H.answer(page, counts);
+      if (!ans.refusal && !ans.error) return ans.state;
+    }
+  }
+  throw new Error("no human move could be drawn in " + st.glop);
+}
+
+test("a 2-spot game against the computer, drawn with the mouse, ends with the winner on the status line", { timeout: 400000 }, async () => {
+  const page = await H.openPage(browser, server.url);
+  await H.newGame(page, { spots: 2, players: ["human", "random"], first: 0 });
+  let st = await H.waitIdle(page);
+  let guard = 0;
+  while (!st.over) {
+    assert.ok(guard++ < 10, "a 2-spot game lasts at most 5 moves");
+    assert.ok(st.human_to_move, "the page waits for the person");
+    assert.match(st.status, /^Blue to move/);
+    await humanMove(page);
+    st = await H.waitIdle(page);
+  }
+  assert.ok(st.k >= 4 && st.k <= 5, `a 2-spot game lasts 4 or 5 moves, this one ${st.k}`);
+  // Normal play: whoever made the last move wins.
+  const lastMover = (st.k - 1) % 2;
+  assert.equal(st.winner, lastMover);
+  const status = await page.textContent("#status");
+  assert.match(status, new RegExp(`^${COLOURS[lastMover]} wins: ${COLOURS[1 - lastMover]} cannot move`));
+  // Every region is dead: no spot pair shares two lives.
+  assert.equal(st.moves.length, st.k);
+  await page.close();
+});
+
+test("an enclosing move with a marked spot, then a curve that would cross it is refused, undo and redo", { timeout: 120000 }, async () => {
+  const page = await H.openPage(browser, server.url);
+  await H.newGame(page, { spots: 3, players: ["human", "human"] });
+  let st = await H.state(page);
+  const [s1, s2, s3] = [1, 2, 3].map(id => st.spots.find(s => s.id === id));
+  // Mark spot 2 with a shift-click.
+  const [mx, my] = await H.screen(page, s2.x, s2.y);
+  await page.keyboard.down("Shift");
+  await page.mouse.click(mx, my);
+  await page.keyboard.up("Shift");
+  assert.deepEqual(await page.evaluate(() => window.sprouts.marks), [2]);
+  // A loop from 1 round spot 2 and back.
+  const R = Math.min(60, Math.hypot(s2.x - s1.x, s2.y - s1.y) / 2);
+  const toward = Math.atan2(s1.y - s2.y, s1.x - s2.x);
+  const pts = [[s1.x, s1.y]];
+  for (let t = 0; t <= 40; t++) {
+    const ang = toward + 0.35 + (t / 40) * (2 * Math.PI - 0.7);
+    pts.push([s2.x + R * Math.cos(ang), s2.y + R * Math.sin(ang)]);
+  }
+  pts.push([s1.x, s1.y]);
+  let counts = await H.stroke(page, pts, { steps: 2 });
+  let ans = await H.answer(page, counts);
+  assert.equal(ans.refusal, null, "the marked loop is drawn");
+  assert.equal(ans.error, null);
+  st = ans.state;
+  assert.equal(st.k, 1);
+  // The loop separates 2 from 3 (on the sphere, enclosing 2 is enclosing 3 on the other side).
+  assert.match(st.moves[0], /^1 -> 1 enclosing [23]$/);
+  // The position: spot 2 alone inside the loop, spot 3 outside with the loop's outer side.
+  const regions = st.glop;
+  assert.ok(regions.length > 0);
+  const glopAfterLoop = st.glop;
+
+  // A curve from 2 (inside) to 3 (outside) would cross the loop: refused, nothing changes.
+  counts = await H.stroke(page, [[s2.x, s2.y], [(s2.x + s3.x) / 2, (s2.y + s3.y) / 2], [s3.x, s3.y]]);
+  ans = await H.answer(page, counts);
+  assert.ok(ans.refusal, "the crossing curve is refused");
+  assert.match(ans.refusal, /do not face a common region/);
+  st = await H.state(page);
+  assert.equal(st.k, 1);
+  assert.equal(st.glop, glopAfterLoop);
+  assert.match(await page.textContent("#status"), /^Refused: spots 2 and 3 do not face a common region/);
+
+  // Undo, then redo.
+  await page.click("#b-undo");
+  await page.waitForFunction(() => window.sprouts.state.k === 0);
+  st = await H.state(page);
+  assert.equal(st.curves.length, 0);
+  assert.equal(st.spots.length, 3);
+  assert.ok(st.can_redo);
+  await page.click("#b-redo");
+  await page.waitForFunction(() => window.sprouts.state.k === 1);
+  assert.equal((await H.state(page)).glop, glopAfterLoop);
+  await page.close();
+});
+
+test("save, reload the page, load: the same game", { timeout: 120000 }, async () => {
+  const page = await H.openPage(browser, server.url);
+  await H.newGame(page, { spots: 3, players: ["human", "random"] });
+  await H.waitIdle(page);
+  await humanMove(page);
+  const st = await H.waitIdle(page);
+  assert.equal(st.k, 2);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#b-save")]);
+  const file = H.artifact("saved-game.json");
+  await download.saveAs(file);
+  const json = fs.readFileSync(file, "utf8");
+  assert.ok(JSON.parse(json));
+  await page.reload();
+  await page.waitForFunction(() => window.sprouts.state && window.sprouts.state.k === 0);
+  await page.setInputFiles("#file", file);
+  await page.waitForFunction(() => window.sprouts.state.k === 2);
+  const back = await H.state(page);
+  for (const key of ["k", "glop", "moves", "spots", "curves", "width", "height"]) {
+    assert.deepEqual(back[key], st[key], key);
+  }
+  await page.close();
+});
+
+test("two computers finish a 5-spot game; undo pauses them, resume finishes; a screenshot is kept", { timeout: 600000 }, async () => {
+  const page = await H.openPage(browser, server.url, { width: 1000, height: 700 });
+  await H.newGame(page, { spots: 5, players: ["random", "random"] });
+  await page.waitForFunction(() => window.sprouts.state.over, null, { timeout: 240000 });
+  let st = await H.state(page);
+  assert.ok(st.k >= 10 && st.k <= 14, `a 5-spot game lasts 10 to 14 moves, this one ${st.k}`);
+  const k = st.k;
+  // Undo between computers pauses the game: nothing moves until Resume.
+  await page.click("#b-undo");
+  await page.waitForFunction(k => window.sprouts.state.k === k - 1, k);
+  await page.waitForTimeout(700);
+  st = await H.state(page);
+  assert.equal(st.k, k - 1, "nothing moves while paused");
+  assert.ok(st.paused);
+  assert.match(await page.textContent("#status"), /paused/);
+  assert.equal(await page.textContent("#b-pause"), "Resume");
+  await page.click("#b-pause");
+  await page.waitForFunction(() => window.sprouts.state.over, null, { timeout: 240000 });
+  st = await H.state(page);
+  assert.match(await page.textContent("#status"), new RegExp(`^${COLOURS[st.winner]} wins`));
+  await page.click("#b-log");
+  await page.screenshot({ path: H.artifact("finished-5-spots.png") });
+  await page.close();
+});
