@@ -1,5 +1,6 @@
 //! The `sprouts` command-line program: the thin binary over the workspace's library crates.
 
+mod misere;
 mod octal;
 mod render;
 mod selfplay;
@@ -19,6 +20,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Misère outcomes (the player who cannot move wins) of positions or n-spot starts.
+    Misere(misere::MisereArgs),
     /// Values, certified period and misère figures of an octal game (Kayles is 0.77).
     Octal(octal::OctalArgs),
     /// The picture of a saved game, as SVG or PNG.
@@ -42,6 +45,7 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Some(Command::Misere(args)) => misere::run(args),
         Some(Command::Octal(args)) => octal::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Canon(args)) => topo::canon(args),

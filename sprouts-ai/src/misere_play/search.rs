@@ -36,6 +36,9 @@ fn add(a: u32, b: u32) -> u32 {
     }
 }
 
+/// A settled state with its table key.
+type KeyedState = (State, Box<[u32]>);
+
 /// A limit struck: the work is abandoned, what was proven is kept.
 #[derive(Debug)]
 struct Aborted;

@@ -1,0 +1,173 @@
+//! `sprouts misere`: misère outcomes (the player who cannot move wins) of positions and n-spot
+//! starts, by `sprouts_ai::misere_play::MisereSproutsSolver`.
+
+use std::io::IsTerminal;
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use sprouts_ai::Limits;
+use sprouts_ai::impartial::Outcome;
+use sprouts_ai::misere_play::MisereSproutsSolver;
+use sprouts_topo::Position;
+
+/// Arguments of `sprouts misere`.
+#[derive(Debug, Args)]
+pub(crate) struct MisereArgs {
+    /// Positions in GLOP notation (for example `0*8.AB|0*3.AB`); `!` is the game over.
+    positions: Vec<String>,
+    /// n-spot starts to decide, `A..=B` (or one number), one after the other with the same
+    /// tables.
+    #[arg(long, value_name = "A..=B")]
+    spots: Option<String>,
+    /// Give up on a position after this many seconds ("unknown").
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Give up on a position after this many nodes ("unknown").
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// One JSON object a line instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads `A..=B`, `A..B` or `A`.
+fn parse_range(text: &str) -> anyhow::Result<RangeInclusive<u32>> {
+    let number = |s: &str| -> anyhow::Result<u32> {
+        s.trim()
+            .parse()
+            .with_context(|| format!("`{s}` is not a number of spots"))
+    };
+    let range = if let Some((a, b)) = text.split_once("..=") {
+        number(a)?..=number(b)?
+    } else if let Some((a, b)) = text.split_once("..") {
+        let b = number(b)?;
+        if b == 0 {
+            bail!("the range `{text}` is empty");
+        }
+        number(a)?..=b - 1
+    } else {
+        let n = number(text)?;
+        n..=n
+    };
+    if range.is_empty() {
+        bail!("the range `{text}` is empty");
+    }
+    if *range.end() > 1000 {
+        bail!("at most 1000 spots");
+    }
+    Ok(range)
+}
+
+fn read_position(text: &str) -> anyhow::Result<Position> {
+    if text == "!" {
+        return Ok(Position::new(0));
+    }
+    Position::parse_glop(text)
+        .map_err(|e| {
+            let caret = " ".repeat(e.offset().min(text.len()));
+            anyhow::anyhow!("{e}\n  {text}\n  {caret}^")
+        })
+        .with_context(|| format!("cannot read the position `{text}`"))
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Runs `sprouts misere`.
+pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
+    let mut jobs: Vec<(String, Position)> = Vec::new();
+    if let Some(spots) = &args.spots {
+        for n in parse_range(spots)? {
+            jobs.push((format!("{n} spots"), Position::new(n)));
+        }
+    }
+    for text in &args.positions {
+        jobs.push((text.clone(), read_position(text)?));
+    }
+    if jobs.is_empty() {
+        bail!("nothing to solve: give positions or --spots A..=B");
+    }
+    let limits = || -> anyhow::Result<Limits> {
+        let mut limits = Limits::none();
+        if let Some(seconds) = args.time {
+            let d = Duration::try_from_secs_f64(seconds)
+                .with_context(|| format!("`{seconds}` is not a number of seconds"))?;
+            limits = Limits::time(d);
+        }
+        if let Some(n) = args.nodes {
+            limits = limits.with_nodes(n);
+        }
+        Ok(limits)
+    };
+    let solver = MisereSproutsSolver::new();
+    if !args.json {
+        println!("position\tmisère outcome\tseconds\tnodes");
+    }
+    for (name, position) in jobs {
+        let bar = match std::io::stderr().is_terminal() {
+            true => {
+                let bar = ProgressBar::new_spinner().with_message(format!("solving {name}"));
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+                        .expect("a valid template"),
+                );
+                bar.enable_steady_tick(Duration::from_millis(200));
+                bar
+            }
+            false => ProgressBar::hidden(),
+        };
+        let solved = solver.outcome(&position, &limits()?);
+        bar.finish_and_clear();
+        let outcome = match solved.value {
+            Some(Outcome::Win) => "W",
+            Some(Outcome::Loss) => "L",
+            None => "unknown",
+        };
+        let seconds = solved.elapsed.as_secs_f64();
+        match args.json {
+            true => println!(
+                "{{\"position\":{},\"outcome\":{},\"seconds\":{seconds:.3},\"nodes\":{}}}",
+                json_string(&name),
+                json_string(outcome),
+                solved.nodes
+            ),
+            false => println!("{name}\t{outcome}\t{seconds:.2}\t{}", solved.nodes),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("1..=4").unwrap(), 1..=4);
+        assert_eq!(parse_range("1..4").unwrap(), 1..=3);
+        assert_eq!(parse_range("7").unwrap(), 7..=7);
+        assert!(parse_range("4..=1").is_err());
+        assert!(parse_range("1..0").is_err());
+        assert!(parse_range("x").is_err());
+        assert!(parse_range("1..=100000").is_err());
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    }
+}
