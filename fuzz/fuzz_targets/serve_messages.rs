@@ -5,7 +5,10 @@
 use libfuzzer_sys::fuzz_target;
 
 #[path = "../../sprouts-cli/src/serve/protocol.rs"]
-#[allow(dead_code, reason = "the file is the server's; the target uses part of it")]
+#[allow(
+    dead_code,
+    reason = "the file is the server's; the target uses part of it"
+)]
 mod protocol;
 
 fuzz_target!(|data: &[u8]| {
