@@ -447,6 +447,3 @@ impl Search {
         searched * 64 + self.store.birthday(context)
     }
 }
-
-/// A child state with its key.
-type KeyedState = (State, Box<[u32]>);
