@@ -17,20 +17,20 @@ use sprouts_topo::Position;
 #[derive(Debug, Args)]
 pub(crate) struct MisereArgs {
     /// Positions in GLOP notation (for example `0*8.AB|0*3.AB`); `!` is the game over.
-    positions: Vec<String>,
+    pub(crate) positions: Vec<String>,
     /// n-spot starts to decide, `A..=B` (or one number), one after the other with the same
     /// tables.
     #[arg(long, value_name = "A..=B")]
-    spots: Option<String>,
+    pub(crate) spots: Option<String>,
     /// Give up on a position after this many seconds ("unknown").
     #[arg(long, value_name = "SECONDS")]
-    time: Option<f64>,
+    pub(crate) time: Option<f64>,
     /// Give up on a position after this many nodes ("unknown").
     #[arg(long)]
-    nodes: Option<u64>,
+    pub(crate) nodes: Option<u64>,
     /// One JSON object a line instead of a table.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// Reads `A..=B`, `A..B` or `A`.

@@ -19,8 +19,12 @@ pub(crate) struct SolveArgs {
     /// Positions in GLOP notation (for example `0*8.AB|0*3.AB`).
     positions: Vec<String>,
     /// Also compute the nimber of each position.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "misere")]
     nimber: bool,
+    /// Misère play (the player who cannot move wins): outcomes by misère canonical trees, as
+    /// `sprouts misere` does.
+    #[arg(long, conflicts_with_all = ["db", "export", "threads"])]
+    misere: bool,
     /// Solve the n-spot starts in this range (`A..=B`, `A..B` or `N`).
     #[arg(long, value_name = "RANGE")]
     spots: Option<String>,
@@ -205,6 +209,15 @@ fn json_string(s: &str) -> String {
 
 /// `sprouts solve`.
 pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
+    if args.misere {
+        return crate::misere::run(crate::misere::MisereArgs {
+            positions: args.positions,
+            spots: args.spots,
+            time: args.time,
+            nodes: args.nodes,
+            json: args.json,
+        });
+    }
     let mut jobs: Vec<(String, Position)> = Vec::new();
     if let Some(range) = &args.spots {
         let (a, b) = parse_range(range)?;

@@ -48,3 +48,26 @@ fn bad_input_is_refused() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn solve_misere_is_the_same_command() {
+    let via_solve = sprouts(&["solve", "--misere", "--spots", "1..=5"]);
+    assert!(
+        via_solve.status.success(),
+        "{}",
+        String::from_utf8_lossy(&via_solve.stderr)
+    );
+    let direct = sprouts(&["misere", "--spots", "1..=5"]);
+    let outcomes = |o: &std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').nth(1).unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(outcomes(&via_solve), ["W", "L", "L", "L", "W"]);
+    assert_eq!(outcomes(&via_solve), outcomes(&direct));
+    // Nimbers are a normal-play notion: asking for both is refused.
+    let both = sprouts(&["solve", "--misere", "--nimber", "--spots", "3"]);
+    assert!(!both.status.success());
+}
