@@ -46,6 +46,18 @@ async function humanMove(page) {
       const counts = await H.stroke(page, pts);
       const ans = await H.answer(page, counts);
       if (!ans.refusal && !ans.error) return ans.state;
+      // The stroke left by another side than the lit one or crossed a curve: the same move as a
+      // click move (press and release on the spot's lit side, then a click on the destination),
+      // which the router draws its own way.
+      const before = await H.lit(page, a.id);
+      await page.mouse.up();
+      if (!before.includes(b.id)) { await page.keyboard.press("Escape"); continue; }
+      const c2 = await page.evaluate(() => [window.sprouts.refusals.length, window.sprouts.errors.length, window.sprouts.state.k]);
+      const [bx, by] = await H.screen(page, b.x, b.y);
+      await page.mouse.click(bx, by);
+      const ans2 = await H.answer(page, c2);
+      if (!ans2.refusal && !ans2.error) return ans2.state;
+      await page.keyboard.press("Escape");
     }
   }
   throw new Error("no human move could be drawn in " + st.glop);
