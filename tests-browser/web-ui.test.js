@@ -178,7 +178,7 @@ async function finishByComputers(page) {
     }, null, { timeout: 60000 });
     const st = await H.state(page);
     if (st.over) return;
-    assert.ok(tries < 20, "the router drew a move within 20 tries");
+    assert.ok(tries < 20, `the router drew a move within 20 tries (k ${st.k}: ${st.status}; ${(await page.evaluate(() => window.sprouts.log.slice(-12))).join(" / ")})`);
     // Back one move, and further when the same place keeps failing.
     const back = Math.min(st.k, 1 + Math.floor(tries / 3));
     for (let i = 1; i <= back; i++) {
