@@ -153,7 +153,10 @@ async fn connection(socket: WebSocket) {
     loop {
         let reply = tokio::select! {
             m = rx.next() => match m {
-                Some(Ok(Message::Text(t))) => session.handle_text(t.as_str()),
+                // A message can mean router work on the session's board (`reach`: the lit
+                // destinations): done in place on this worker, which tokio hands over so that the
+                // other pages' connections keep running (the runtime is multi-threaded).
+                Some(Ok(Message::Text(t))) => tokio::task::block_in_place(|| session.handle_text(t.as_str())),
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
                     job: None,
