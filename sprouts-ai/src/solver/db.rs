@@ -5,8 +5,10 @@
 //! `k < 64` with `L + *k` proved a win), sorted by land. Loading checks the header, decodes,
 //! and checks every entry before anything is added to the tables: a bad file changes nothing.
 
+use std::collections::hash_map::Entry;
 use std::io::{Read, Write};
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use sprouts_topo::Position;
 use thiserror::Error;
@@ -56,7 +58,7 @@ pub enum DbError {
 }
 
 #[derive(Serialize, Deserialize)]
-struct Entry {
+struct DbEntry {
     land: String,
     nimber: Option<u32>,
     wins: u64,
@@ -99,7 +101,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Vec<(String, Facts)>, DbError> {
             expected: VERSION,
         });
     }
-    let entries: Vec<Entry> = postcard::from_bytes(&bytes[12..])?;
+    let entries: Vec<DbEntry> = postcard::from_bytes(&bytes[12..])?;
     let mut out = Vec::with_capacity(entries.len());
     for (index, e) in entries.into_iter().enumerate() {
         let facts = Facts {
@@ -131,12 +133,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Vec<(String, Facts)>, DbError> {
 impl Solver {
     /// Writes the table of proved facts (see the module documentation for the format).
     pub fn save(&self, mut out: impl Write) -> Result<(), DbError> {
-        let entries: Vec<Entry> = self
+        let entries: Vec<DbEntry> = self
             .inner
             .facts
             .entries()
             .into_iter()
-            .map(|(land, f)| Entry {
+            .map(|(land, f)| DbEntry {
                 land,
                 nimber: f.nimber,
                 wins: f.wins,
@@ -155,7 +157,33 @@ impl Solver {
     pub fn load(&self, mut input: impl Read) -> Result<LoadStats, DbError> {
         let mut bytes = Vec::new();
         input.read_to_end(&mut bytes)?;
-        let entries = decode(&bytes)?;
+        let decoded = decode(&bytes)?;
+        let count = decoded.len();
+        // A land may be listed more than once: its entries are combined, and must agree with
+        // each other as they must with the tables.
+        let mut combined: FxHashMap<String, Facts> = FxHashMap::default();
+        for (land, f) in decoded {
+            match combined.entry(land) {
+                Entry::Vacant(v) => {
+                    v.insert(f);
+                }
+                Entry::Occupied(mut o) => {
+                    let old = *o.get();
+                    let mut merged = old;
+                    merged.merge(&f);
+                    if !consistent(&merged)
+                        || (old.nimber.is_some() && f.nimber.is_some() && old.nimber != f.nimber)
+                    {
+                        return Err(DbError::Conflict {
+                            land: o.key().clone(),
+                        });
+                    }
+                    *o.get_mut() = merged;
+                }
+            }
+        }
+        let mut entries: Vec<(String, Facts)> = combined.into_iter().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         for (land, f) in &entries {
             if let Some(old) = self.inner.facts.get(land) {
                 let mut merged = old;
@@ -168,7 +196,7 @@ impl Solver {
             }
         }
         let mut stats = LoadStats {
-            entries: entries.len(),
+            entries: count,
             new_lands: 0,
         };
         for (land, f) in &entries {
@@ -216,15 +244,15 @@ mod tests {
         })
     }
 
-    fn image(entries: &[Entry]) -> Vec<u8> {
+    fn image(entries: &[DbEntry]) -> Vec<u8> {
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend(postcard::to_stdvec(entries).unwrap());
         bytes
     }
 
-    fn entry(land: &str, nimber: Option<u32>, wins: u64) -> Entry {
-        Entry {
+    fn entry(land: &str, nimber: Option<u32>, wins: u64) -> DbEntry {
+        DbEntry {
             land: land.into(),
             nimber,
             wins,
@@ -294,6 +322,25 @@ mod tests {
             Err(DbError::Conflict { .. })
         ));
         assert_eq!(s.known_nimber("0*2").map(|n| n.0), Some(0));
+    }
+
+    #[test]
+    fn a_land_listed_twice_must_agree_with_itself() {
+        let s = solver();
+        // "0*2" listed once with nimber 0 and once with "+ *0 is a win": a contradiction.
+        let bad = image(&[entry("0*2", Some(0), 0), entry("0*2", None, 1)]);
+        assert!(matches!(
+            s.load(bad.as_slice()),
+            Err(DbError::Conflict { .. })
+        ));
+        assert_eq!(s.table_len(), 0);
+        // Two entries that agree are combined into one land, and save back to a file that loads.
+        let good = image(&[entry("0*2", None, 0b10), entry("0*2", Some(0), 0)]);
+        let stats = s.load(good.as_slice()).unwrap();
+        assert_eq!((stats.entries, stats.new_lands, s.table_len()), (2, 1, 1));
+        let mut saved = Vec::new();
+        s.save(&mut saved).unwrap();
+        solver().load(saved.as_slice()).unwrap();
     }
 
     #[test]
