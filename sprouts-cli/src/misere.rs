@@ -13,6 +13,8 @@ use sprouts_ai::impartial::Outcome;
 use sprouts_ai::misere_play::MisereSproutsSolver;
 use sprouts_topo::Position;
 
+use crate::solve::json_string;
+
 /// Arguments of `sprouts misere`.
 #[derive(Debug, Args)]
 pub(crate) struct MisereArgs {
@@ -65,26 +67,7 @@ fn read_position(text: &str) -> anyhow::Result<Position> {
     if text == "!" {
         return Ok(Position::new(0));
     }
-    Position::parse_glop(text)
-        .map_err(|e| {
-            let caret = " ".repeat(e.offset().min(text.len()));
-            anyhow::anyhow!("{e}\n  {text}\n  {caret}^")
-        })
-        .with_context(|| format!("cannot read the position `{text}`"))
-}
-
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::topo::read_position(text)
 }
 
 /// Runs `sprouts misere`.

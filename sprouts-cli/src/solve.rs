@@ -13,6 +13,8 @@ use sprouts_ai::solver::{Solver, SolverConfig};
 use sprouts_ai::{Limits, Solved};
 use sprouts_topo::Position;
 
+use crate::topo::read_position;
+
 /// Arguments of `sprouts solve`.
 #[derive(Debug, Args)]
 pub(crate) struct SolveArgs {
@@ -59,16 +61,6 @@ pub(crate) struct AnalyseArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-}
-
-/// Reads a position, with a message pointing at the problem.
-fn read_position(text: &str) -> anyhow::Result<Position> {
-    Position::parse_glop(text)
-        .map_err(|e| {
-            let caret = " ".repeat(e.offset().min(text.len()));
-            anyhow::anyhow!("{e}\n  {text}\n  {caret}^")
-        })
-        .with_context(|| format!("cannot read the position `{text}`"))
 }
 
 /// Parses `A..=B`, `A..B` or `N` into an inclusive range of spot counts.
@@ -193,7 +185,7 @@ fn outcome_word(o: Option<Outcome>) -> &'static str {
 }
 
 /// A JSON string literal.
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {

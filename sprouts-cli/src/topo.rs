@@ -49,7 +49,7 @@ pub(crate) struct CountArgs {
 }
 
 /// Reads a position, with a message pointing at the problem.
-fn read_position(text: &str) -> anyhow::Result<Position> {
+pub(crate) fn read_position(text: &str) -> anyhow::Result<Position> {
     Position::parse_glop(text)
         .map_err(|e| {
             let caret = " ".repeat(e.offset().min(text.len()));
