@@ -167,6 +167,8 @@ pub(crate) struct TreeScratch {
     /// every comparison (the reference the shortcuts are tested against).
     pub(crate) reference: bool,
     other: Vec<u32>,
+    /// Scratch for counting sorts.
+    fill: Vec<u32>,
 }
 
 /// The readings of a bag (at most three spots, so at most six orders).
@@ -218,17 +220,15 @@ impl TreeScratch {
         // code otherwise.
         // Boundaries of one or two corners, and bags, read the same both ways: if there are only
         // such, the mirror image is the same land.
-        let chiral = (0..self.nb).any(|b| {
-            let bi = self.b_first + b;
-            !shape.bag[bi] && shape.bnd[bi + 1] - shape.bnd[bi] >= 3
-        });
-        let orientation = if orient == Orient::Mirrored {
-            std::cmp::Ordering::Greater
-        } else if orient == Orient::Best && chiral {
-            self.orientation_key(shape, false)
-                .cmp(&self.orientation_key(shape, true))
-        } else {
-            std::cmp::Ordering::Less
+        let orientation = match orient {
+            Orient::Mirrored => std::cmp::Ordering::Greater,
+            Orient::Straight => std::cmp::Ordering::Less,
+            Orient::Best => match self.orientation_keys(shape) {
+                // Only boundaries of one or two corners, and bags: they read the same both ways,
+                // so the mirror image is the same land.
+                None => std::cmp::Ordering::Less,
+                Some((straight, mirrored)) => straight.cmp(&mirrored),
+            },
         };
         let ctx = Ctx {
             shape,
@@ -305,14 +305,23 @@ impl TreeScratch {
         }
     }
 
-    /// An orientation invariant: over every ordinary boundary of three corners or more, the sum
-    /// of a hash of each cyclic triple of consecutive classes. Rotating a boundary does not change
-    /// it; reversing one usually does. Any invariant would do: orientations with equal values are
-    /// both computed in full.
-    fn orientation_key(&self, shape: &Shape, mirror: bool) -> u64 {
-        let mut total = 0u64;
-        for b in 0..self.nb {
-            let bi = self.b_first + b;
+    /// An orientation invariant, straight and mirrored: over every ordinary boundary of three
+    /// corners or more, the sum of a hash of each cyclic triple of consecutive classes. Rotating a
+    /// boundary does not change it; reversing one usually does. Any invariant would do:
+    /// orientations with equal values are both computed in full. `None` when there is no such
+    /// boundary (the land is then its own mirror image).
+    ///
+    /// Both sums come from one pass: the mirrored reading meets the same triples, each reversed.
+    fn orientation_keys(&self, shape: &Shape) -> Option<(u64, u64)> {
+        #[inline]
+        fn mix(x: u64) -> u64 {
+            let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x ^ (x >> 32)
+        }
+        let mut chiral = false;
+        let (mut straight, mut mirrored) = (0u64, 0u64);
+        for bi in self.b_first..self.b_first + self.nb {
             if shape.bag[bi] {
                 continue;
             }
@@ -321,21 +330,20 @@ impl TreeScratch {
             if m < 3 {
                 continue;
             }
-            let class = |k: usize| -> u64 {
-                let t = toks[if mirror { m - 1 - k } else { k }];
-                u64::from(self.class_of(t))
-            };
-            let (mut a, mut b2) = (class(m - 2), class(m - 1));
-            for k in 0..m {
-                let c = class(k);
-                let x = (a | b2 << 8 | c << 16).wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                total = total.wrapping_add(x ^ (x >> 32));
-                a = b2;
-                b2 = c;
+            chiral = true;
+            let (mut a, mut b) = (
+                u64::from(self.class_of(toks[m - 2])),
+                u64::from(self.class_of(toks[m - 1])),
+            );
+            for &t in toks {
+                let c = u64::from(self.class_of(t));
+                straight = straight.wrapping_add(mix(a | b << 8 | c << 16));
+                mirrored = mirrored.wrapping_add(mix(c | b << 8 | a << 16));
+                a = b;
+                b = c;
             }
         }
-        total
+        chiral.then_some((straight, mirrored))
     }
 
     /// Loads the land's boundaries, regions and labels (local numbering).
@@ -385,7 +393,9 @@ impl TreeScratch {
         }
         self.locc.clear();
         self.locc.resize(self.lstart[self.nl] as usize, (0, 0));
-        let mut fill: SmallVec<[u32; 64]> = self.lstart[..self.nl].iter().copied().collect();
+        let mut fill = std::mem::take(&mut self.fill);
+        fill.clear();
+        fill.extend_from_slice(&self.lstart[..self.nl]);
         for b in 0..self.nb {
             let (s, e) = (shape.bnd[bs + b] as usize, shape.bnd[bs + b + 1] as usize);
             for (k, &t) in shape.toks[s..e].iter().enumerate() {
@@ -396,6 +406,7 @@ impl TreeScratch {
                 }
             }
         }
+        self.fill = fill;
     }
 
     /// Builds the pieces and the tree; returns whether the land is a tree.
@@ -435,12 +446,15 @@ impl TreeScratch {
         }
         self.gbnd.clear();
         self.gbnd.resize(nb, 0);
-        let mut fill: SmallVec<[u32; 64]> = self.gstart[..self.ng].iter().copied().collect();
+        let mut fill = std::mem::take(&mut self.fill);
+        fill.clear();
+        fill.extend_from_slice(&self.gstart[..self.ng]);
         for b in 0..nb {
             let g = self.bgroup[b] as usize;
             self.gbnd[fill[g] as usize] = b as u32;
             fill[g] += 1;
         }
+        self.fill = fill;
         // A piece meets each region at most once, and the graph is connected with one edge fewer
         // than nodes.
         self.mark.clear();
