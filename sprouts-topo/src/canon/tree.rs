@@ -773,11 +773,18 @@ impl TreeScratch {
             orders: [[0; 3]; 6],
         };
         let tied = (1..nu).any(|i| keys[i - 1] == keys[i]);
-        if !tied && !self.reference {
-            // One reading: the sorted order.
+        if (!tied && !self.reference) || nu == 2 {
+            // The sorted order; with two tied labels that cannot be exchanged freely, also the
+            // other order (what the general rule below gives for two labels).
             plans.count = 1;
             plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
             plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            if nu == 2 && tied && !swappable(0, 1) {
+                plans.count = 2;
+                plans.orders[1][..nf].copy_from_slice(&fixed[..nf]);
+                plans.orders[1][nf] = unnamed[1];
+                plans.orders[1][nf + 1] = unnamed[0];
+            }
             return plans;
         }
         const PERMS: [[usize; 3]; 6] = [
@@ -857,7 +864,10 @@ impl TreeScratch {
         // The least rotation repeats with the word's smallest period.
         let w = &self.best_blind;
         let period = (1..=m)
-            .find(|&p| m.is_multiple_of(p) && (p..m).all(|i| w[i] == w[i - p]))
+            .find(|&p| {
+                // (The first comparison rules out most candidates without a division.)
+                (p == m || w[p] == w[0]) && m.is_multiple_of(p) && (p..m).all(|i| w[i] == w[i - p])
+            })
             .unwrap_or(m);
         let mut r = start % period;
         while r < m {
@@ -1349,7 +1359,8 @@ fn check_bound(code: &[u32], bound: &mut Option<&[u32]>) -> bool {
 fn least_word(shape: &Shape, toks: &[u32], mirror: bool, word: &mut Vec<u32>, best: &mut Vec<u32>) {
     let m = toks.len();
     let at = |rd: usize, k: usize| -> u32 {
-        let i = (rd + k) % m;
+        // rd and k are below m: one subtraction wraps (no division).
+        let i = if rd + k >= m { rd + k - m } else { rd + k };
         if mirror { toks[m - 1 - i] } else { toks[i] }
     };
     let unit_first = |t: u32| -> u32 {
