@@ -940,11 +940,16 @@ impl TreeScratch {
             self.best_key = best_key.0;
         }
         // A bag start stands for all its readings.
+        // Their readings are kept for the walks (with no label named yet, a walk would work out
+        // the same ones).
+        let mut bag_plans: SmallVec<[(u32, BagPlans); 2]> = SmallVec::new();
         if starts.iter().any(|&(_, rd)| rd == BAG_ALL) {
             let mut expanded: SmallVec<[(u32, u32); 8]> = SmallVec::new();
             for &(b, rd) in &starts {
                 if rd == BAG_ALL {
-                    let n = self.bag_plan(ctx, None, b as usize).count;
+                    let plans = self.bag_plan(ctx, None, b as usize);
+                    let n = plans.count;
+                    bag_plans.push((b, plans));
                     expanded.extend((0..u32::from(n)).map(|r| (b, r)));
                 } else {
                     expanded.push((b, rd));
@@ -962,7 +967,15 @@ impl TreeScratch {
             }
             let mut t = std::mem::take(&mut self.trav);
             let bound = if have { Some(best.as_slice()) } else { None };
-            let done = self.walk(ctx, b0 as usize, rot as usize, root, &mut t, bound, budget);
+            let plans = bag_plans.iter().find(|&&(b, _)| b == b0).map(|(_, p)| p);
+            let done = self.walk(
+                ctx,
+                (b0 as usize, rot as usize, plans),
+                root,
+                &mut t,
+                bound,
+                budget,
+            );
             budget.spend(t.code.len());
             if done && (!have || t.code < best) {
                 std::mem::swap(&mut best, &mut t.code);
@@ -990,8 +1003,9 @@ impl TreeScratch {
         t.code.clear();
     }
 
-    /// Walks the piece from boundary `b0` read in reading `rot`, leaving its code in `t.code`.
-    /// With a `bound`, gives up (returns false) as soon as the code is greater than it.
+    /// Walks the piece from boundary `b0` read in reading `rot` (of `plans` if given: the readings
+    /// of `b0`, a bag), leaving its code in `t.code`. With a `bound`, gives up (returns false) as
+    /// soon as the code is greater than it.
     #[allow(
         clippy::too_many_arguments,
         reason = "the walk's context is spread over the scratch"
@@ -999,8 +1013,7 @@ impl TreeScratch {
     fn walk(
         &mut self,
         ctx: Ctx<'_>,
-        b0: usize,
-        rot: usize,
+        (b0, rot, plans): (usize, usize, Option<&BagPlans>),
         root: bool,
         t: &mut Trav,
         bound: Option<&[u32]>,
@@ -1019,7 +1032,14 @@ impl TreeScratch {
         t.disc[b0] = true;
         t.queue.push((b0 as u32, NONE));
         t.qi = 1;
-        self.emit_word(ctx, t, b0, rot);
+        match plans {
+            Some(plans) => {
+                for &tok in plans.order(rot.min(usize::from(plans.count) - 1)) {
+                    self.emit_token(t, tok);
+                }
+            }
+            None => self.emit_word(ctx, t, b0, rot),
+        }
         if root {
             self.push_region_code(t, self.breg[b0] as usize);
         }
