@@ -165,9 +165,11 @@ test("save, reload the page, load: the same game", { timeout: 120000 }, async ()
   await page.close();
 });
 
-/** Waits until the computers have finished the game. When the router cannot draw a computer's
- * chosen move, the server pauses the game and says so on the status line; then, as the status line
- * advises, the move is undone and the game resumed (a random player then chooses again). */
+/** Waits until the computers have finished the game; returns how many times the server paused
+ * on a move it could not draw. The server first tries the chosen move, then every move that gives
+ * the same game (the log shows each step); only when all are refused does it pause and say so.
+ * Then, as the status line advises, the move is undone and the game resumed (a random player then
+ * chooses again). */
 async function finishByComputers(page) {
   for (let tries = 0; ; tries++) {
     // Over, or paused by a move the router could not draw (the status after an undo names no
@@ -175,10 +177,13 @@ async function finishByComputers(page) {
     await page.waitForFunction(() => {
       const s = window.sprouts.state;
       return s.over || (s.paused && !s.busy && /could not be drawn/.test(s.status));
-    }, null, { timeout: 60000 });
+    }, null, { timeout: 90000 });
     const st = await H.state(page);
-    if (st.over) return;
-    assert.ok(tries < 20, `the router drew a move within 20 tries (k ${st.k}: ${st.status}; ${(await page.evaluate(() => window.sprouts.log.slice(-12))).join(" / ")})`);
+    if (st.over) return tries;
+    const log = await page.evaluate(() => window.sprouts.log.slice(-60));
+    assert.ok(log.some(l => /ladder step 2: \d+ other moves/.test(l)), "the equivalent moves were tried before the pause: " + log.join(" / "));
+    assert.ok(log.some(l => /ladder: every step refused/.test(l)), "the pause follows the ladder");
+    assert.ok(tries < 20, `the router drew a move within 20 tries (k ${st.k}: ${st.status}; ${log.slice(-12).join(" / ")})`);
     // Back one move, and further when the same place keeps failing.
     const back = Math.min(st.k, 1 + Math.floor(tries / 3));
     for (let i = 1; i <= back; i++) {
@@ -189,10 +194,10 @@ async function finishByComputers(page) {
   }
 }
 
-test("two computers finish a 5-spot game; undo pauses them, resume finishes; a screenshot is kept", { timeout: 600000 }, async () => {
+test("two computers finish a 5-spot game; undo pauses them, resume finishes; a screenshot is kept", { timeout: 600000 }, async t => {
   const page = await H.openPage(browser, server.url, { width: 1000, height: 700 });
   await H.newGame(page, { spots: 5, players: ["random", "random"] });
-  await finishByComputers(page);
+  let pauses = await finishByComputers(page);
   let st = await H.state(page);
   assert.ok(st.k >= 10 && st.k <= 14, `a 5-spot game lasts 10 to 14 moves, this one ${st.k}`);
   const k = st.k;
@@ -206,7 +211,9 @@ test("two computers finish a 5-spot game; undo pauses them, resume finishes; a s
   assert.match(await page.textContent("#status"), /paused/);
   assert.equal(await page.textContent("#b-pause"), "Resume");
   await page.click("#b-pause");
-  await finishByComputers(page);
+  pauses += await finishByComputers(page);
+  const log = await page.evaluate(() => window.sprouts.log);
+  t.diagnostic(`pauses on an undrawable move: ${pauses}; moves drawn as an equivalent move: ${log.filter(l => /drawn instead/.test(l)).length}`);
   st = await H.state(page);
   assert.match(await page.textContent("#status"), new RegExp(`^${COLOURS[st.winner]} wins`));
   await page.click("#b-log");
