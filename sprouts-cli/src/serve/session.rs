@@ -122,6 +122,8 @@ pub(crate) enum JobKind {
         /// Spots to enclose.
         marks: Vec<SpotId>,
     },
+    /// The whole picture drawn afresh (Redraw).
+    Redraw,
 }
 
 /// Heavy work for the server to run on a blocking thread: it owns a copy of the board.
@@ -205,6 +207,7 @@ impl Job {
             } => human_move(
                 &mut board, from, to, &stroke, from_side, to_side, &marks, observer,
             ),
+            JobKind::Redraw => redraw(&mut board),
         };
         JobResult {
             generation,
@@ -272,6 +275,43 @@ fn computer_move(
     }
 }
 
+/// What a fresh layout did, for the log.
+fn fresh_words(r: &sprouts_draw::FreshReport) -> String {
+    let mut s = format!(
+        "{} vertices on a {} x {} grid, clearance {:.1} px after {} polish steps",
+        r.vertices, r.grid.0, r.grid.1, r.clearance, r.iterations
+    );
+    if !r.smaller_spots.is_empty() {
+        s.push_str(&format!(", {} spots drawn smaller", r.smaller_spots.len()));
+    }
+    if !r.straight_curves.is_empty() {
+        s.push_str(&format!(
+            ", {} curves left as polylines",
+            r.straight_curves.len()
+        ));
+    }
+    s
+}
+
+/// The whole picture drawn afresh (the Redraw button; Z of spec 4.6): a rearrangement, undoable.
+fn redraw(board: &mut Board) -> Result<(Vec<String>, Option<String>), Refusal> {
+    let started = std::time::Instant::now();
+    match board.redraw_fresh(&sprouts_draw::FreshOptions::default()) {
+        Ok(report) => Ok((
+            vec![format!(
+                "drawn afresh in {:.2} s: {}",
+                started.elapsed().as_secs_f64(),
+                fresh_words(&report)
+            )],
+            None,
+        )),
+        Err(e) => Err(Refusal {
+            status: "the picture could not be drawn afresh (see the log)".into(),
+            log: format!("redraw refused: {e}"),
+        }),
+    }
+}
+
 /// The most moves [`equivalent_moves`] examines (each needs the child's canonical form).
 const EQUIVALENT_EXAMINED: usize = 4000;
 
@@ -319,7 +359,9 @@ pub(crate) fn equivalent_moves(
 /// Draws the computer's move `mv` by the ladder of spec 4.1 / 5.9, logging every step:
 /// 1. the move as chosen ([`Board::draw_move`]);
 /// 2. the other moves that give the same game ([`equivalent_moves`]), each drawn the same way;
-///    the game goes on as the player chose, its picture differs.
+///    the game goes on as the player chose, its picture differs;
+/// 3. the chosen move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of
+///    spec 4.6), which needs no router.
 ///
 /// Only when every step is refused is the first refusal returned (the board is then exactly as
 /// it was). The stop flag ends the ladder between steps.
@@ -385,6 +427,26 @@ fn draw_ladder(
                 r.detail()
             )),
         }
+    }
+    if stop.load(Ordering::Relaxed) {
+        log.push("ladder: every step refused; the game pauses".into());
+        return Err(first);
+    }
+    let started = std::time::Instant::now();
+    match board.draw_move_fresh(mv, &sprouts_draw::FreshOptions::default()) {
+        Ok(fresh) => {
+            log.push(format!(
+                "ladder step 3: {} drawn with the whole picture afresh in {:.2} s; {}",
+                fresh.words,
+                started.elapsed().as_secs_f64(),
+                fresh_words(&fresh.report)
+            ));
+            return Ok(());
+        }
+        Err(r) => log.push(format!(
+            "ladder step 3, the picture afresh: refused ({})",
+            r.detail()
+        )),
     }
     log.push("ladder: every step refused; the game pauses".into());
     Err(first)
@@ -587,6 +649,7 @@ impl Session {
             ClientMsg::NewGame { session, .. }
             | ClientMsg::Reach { session, .. }
             | ClientMsg::Draw { session, .. }
+            | ClientMsg::Redraw { session, .. }
             | ClientMsg::Undo { session, .. }
             | ClientMsg::Redo { session, .. }
             | ClientMsg::Pause { session, .. }
@@ -626,6 +689,7 @@ impl Session {
                 marks,
                 ..
             } => self.draw(k, from, to, stroke, from_side, to_side, marks),
+            ClientMsg::Redraw { k, .. } => self.redraw(k),
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
             ClientMsg::Pause { paused, .. } => self.pause(paused),
@@ -889,6 +953,21 @@ impl Session {
         reply
     }
 
+    /// The Redraw button: the whole picture drawn afresh, as a job.
+    fn redraw(&mut self, k: u32) -> Reply {
+        if self.running.is_some() {
+            return Self::error("busy: a move is being made; wait for it or press Space");
+        }
+        if let Err(r) = self.current(k) {
+            return Self::error(r);
+        }
+        let job = self.start_job(JobKind::Redraw);
+        let mut reply = Reply::default();
+        reply.msgs.extend(self.state());
+        reply.job = Some(job);
+        reply
+    }
+
     fn start_job(&mut self, kind: JobKind) -> Job {
         self.generation += 1;
         let stop = Arc::new(AtomicBool::new(false));
@@ -932,21 +1011,24 @@ impl Session {
         let mut msgs = Vec::new();
         match result.outcome {
             Ok(done) => {
-                let before = g.board.position().clone();
                 let mover = g.to_move();
+                let k_before = g.k();
                 g.board = done.board;
                 g.refusal = None;
                 let k = g.k();
                 if let Some(v) = done.verdict {
                     g.verdict = Some((k, v));
                 }
-                let words = g
-                    .board
-                    .moves()
-                    .last()
-                    .map_or_else(String::new, |m| m.words.clone());
-                let _ = before;
-                let line = format!("move {k} ({}): {words}", COLOURS[mover as usize]);
+                let line = if k == k_before {
+                    "redraw: the whole picture drawn afresh (undo puts it back)".to_string()
+                } else {
+                    let words = g
+                        .board
+                        .moves()
+                        .last()
+                        .map_or_else(String::new, |m| m.words.clone());
+                    format!("move {k} ({}): {words}", COLOURS[mover as usize])
+                };
                 self.note(line, &mut msgs);
                 for l in done.log {
                     self.note(format!("  {l}"), &mut msgs);

@@ -509,7 +509,7 @@ fn equivalent_moves_give_the_same_game() {
 fn ladder_statistics() {
     let mut finished = 0;
     let mut paused = 0;
-    let (mut refused_first, mut rescued) = (0, 0);
+    let (mut refused_first, mut rescued, mut fresh) = (0, 0, 0);
     let games = 40;
     for g in 0..games {
         let mut s = Session::new(SID.into(), 1000 + g);
@@ -532,6 +532,7 @@ fn ladder_statistics() {
         let log = s.log_text();
         refused_first += log.matches("ladder step 1").count();
         rescued += log.matches("drawn instead").count();
+        fresh += log.matches("drawn with the whole picture afresh").count();
         if st.over {
             finished += 1;
         } else {
@@ -542,9 +543,33 @@ fn ladder_statistics() {
     }
     println!(
         "{games} games of 5 to 8 spots (random players): {finished} finished, {paused} paused; \
-         {refused_first} moves refused as chosen, {rescued} of them drawn as an equivalent move"
+         {refused_first} moves refused as chosen, {rescued} of them drawn as an equivalent move, \
+         {fresh} with the picture drawn afresh"
     );
     assert_eq!(finished + paused, games as usize);
+    assert_eq!(paused, 0, "every move is drawn by some step of the ladder");
+}
+
+/// Two computers finish 6-spot games without a pause: a move the router refuses is drawn by a
+/// later step of the ladder (an equivalent move, or the picture afresh).
+#[test]
+fn computers_finish_six_spot_games_without_pausing() {
+    for seed in [3, 4] {
+        let mut s = Session::new(SID.into(), seed);
+        let r = s.handle_text(&format!(
+            r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+        ));
+        assert!(matches!(r.msgs[0], ServerMsg::Welcome { .. }));
+        let random = PlayerSpec::Computer {
+            spec: "random".into(),
+        };
+        let st = new_game(&mut s, 6, [random.clone(), random]);
+        assert!(st.over, "seed {seed}: {}\n{}", st.status, s.log_text());
+        assert!(
+            (12..=17).contains(&st.k),
+            "a 6-spot game lasts 12 to 17 moves"
+        );
+    }
 }
 
 /// A reach request is answered by a reach job (run off the async threads) whose result lists
@@ -585,4 +610,62 @@ fn reach_runs_as_a_job_and_stale_answers_are_dropped() {
         Some(true)
     );
     assert!(s.finish_reach(job.run()).msgs.is_empty());
+}
+
+/// Redraw: the whole picture drawn afresh as a job, the same position and moves, logged, and
+/// undone (the old picture back) and redone; a stale redraw is an error.
+#[test]
+fn redraw_is_a_logged_undoable_step() {
+    let mut s = session();
+    human_game(&mut s, 4);
+    let msgs = draw(&mut s, 0, 1, 2, Vec::new(), Vec::new());
+    let before = last_state(&msgs);
+    assert_eq!(before.k, 1);
+    rejected(
+        &mut s,
+        &format!(r#"{{"type":"redraw","session":"{SID}","k":0}}"#),
+        "stale position",
+    );
+    let msgs = send(
+        &mut s,
+        ClientMsg::Redraw {
+            session: SID.into(),
+            k: 1,
+        },
+    );
+    assert!(errors(&msgs).is_empty(), "{msgs:?}");
+    let after = last_state(&msgs);
+    assert_eq!(after.k, 1);
+    assert_eq!(after.glop, before.glop);
+    assert_eq!(after.moves, before.moves);
+    assert_eq!(after.curves.len(), before.curves.len());
+    assert_ne!(after.spots, before.spots, "the spots are placed afresh");
+    assert!(
+        s.log_text()
+            .contains("redraw: the whole picture drawn afresh")
+    );
+    assert!(s.log_text().contains("drawn afresh in"), "{}", s.log_text());
+    let undone = last_state(&send(
+        &mut s,
+        ClientMsg::Undo {
+            session: SID.into(),
+            k: 1,
+        },
+    ));
+    assert_eq!(undone.k, 1, "undo takes back the redraw, not the move");
+    assert_eq!(undone.spots, before.spots);
+    assert_eq!(undone.curves, before.curves);
+    assert!(
+        s.log_text().contains("undo rearrange (Z)"),
+        "{}",
+        s.log_text()
+    );
+    let redone = last_state(&send(
+        &mut s,
+        ClientMsg::Redo {
+            session: SID.into(),
+            k: 1,
+        },
+    ));
+    assert_eq!(redone.spots, after.spots);
 }
