@@ -166,6 +166,7 @@ test("save, reload the page, load: the same game", { timeout: 120000 }, async ()
   assert.equal(st.k, 2);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#b-save")]);
   const file = H.artifact("saved-game.json");
+  assert.equal(await download.failure(), null, "the download completes");
   await download.saveAs(file);
   const json = fs.readFileSync(file, "utf8");
   assert.ok(JSON.parse(json));

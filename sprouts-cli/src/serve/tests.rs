@@ -500,10 +500,10 @@ fn equivalent_moves_give_the_same_game() {
     assert!(super::session::equivalent_moves(&p, &one_two, &stop).is_empty());
 }
 
-/// Computer games between random players: every move the router refuses as chosen is tried
-/// again as equivalent moves (the log shows each step), and the games go on. Prints how often
-/// each step was needed. `cargo test -p sprouts-cli --release serve::tests::ladder_statistics
-/// -- --ignored --nocapture`
+/// Computer games between random players: every move the router refuses as chosen is drawn by
+/// a later step of the ladder (an equivalent move, or the picture afresh; the log shows each
+/// step), and every game reaches its end. Prints how often each step was needed.
+/// `cargo test -p sprouts-cli serve::tests::ladder_statistics -- --ignored --nocapture`
 #[test]
 #[ignore = "evidence run: about a minute"]
 fn ladder_statistics() {
