@@ -39,6 +39,7 @@
 //! assert_eq!(fresh.outcome(&Position::new(7), &Limits::nodes(10)).value, None);
 //! ```
 
+mod bench;
 mod db;
 mod land;
 mod search;
@@ -51,6 +52,7 @@ use sprouts_topo::Position;
 
 use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
+pub use bench::{BENCH_CASES, BenchCase, BenchError, BenchReport, run_bench_cases};
 pub use db::{DbError, ExportStats, LoadStats, MAGIC, VERSION};
 use search::Search;
 use table::{ChildCache, FactTable, NumberTable};
@@ -87,6 +89,8 @@ pub(crate) struct Inner {
     pub(crate) numbers: NumberTable,
     /// Nodes expanded by every search of this solver, for progress reports.
     pub(crate) expanded: AtomicU64,
+    /// Children lists computed (not found in the cache).
+    pub(crate) misses: AtomicU64,
 }
 
 /// The normal-play solver (see the [module documentation](self)). `Send + Sync`: share it with
@@ -120,6 +124,7 @@ impl Solver {
                 children: ChildCache::new(config.child_cache_bytes),
                 numbers: NumberTable::new(config.number_table_bytes),
                 expanded: AtomicU64::new(0),
+                misses: AtomicU64::new(0),
             },
             config: SolverConfig { threads, ..config },
             pool,
@@ -139,6 +144,11 @@ impl Solver {
         let start = Instant::now();
         let search = Search::new(&self.inner, limits, self.config.threads > 1);
         let value = self.pool.install(|| f(&search)).ok();
+        tracing::debug!(
+            children_lists = self.inner.misses.load(Ordering::Relaxed),
+            facts = self.inner.facts.len(),
+            "solver tables"
+        );
         Solved {
             value,
             nodes: search.nodes.into_inner(),

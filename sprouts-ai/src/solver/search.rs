@@ -114,6 +114,7 @@ impl<'a> Search<'a> {
         if let Some(list) = self.inner.children.get(land) {
             return list;
         }
+        self.inner.misses.fetch_add(1, Ordering::Relaxed);
         let mut list = ChildList::default();
         match Position::parse_glop(land) {
             Ok(pos) => pos.for_each_child_lands(|c| list.push(c.as_str())),
