@@ -364,7 +364,7 @@ pub(crate) fn equivalent_moves(
 ///    spec 4.6), which needs no router.
 ///
 /// Only when every step is refused is the first refusal returned (the board is then exactly as
-/// it was). The stop flag ends the ladder between steps.
+/// it was). The stop flag ends step 2 (the search and the tries); step 3 still runs.
 fn draw_ladder(
     board: &mut Board,
     mv: &sprouts_topo::Move,
@@ -428,10 +428,8 @@ fn draw_ladder(
             )),
         }
     }
-    if stop.load(Ordering::Relaxed) {
-        log.push("ladder: every step refused; the game pauses".into());
-        return Err(first);
-    }
+    // Step 3 runs even after a stop (Space cuts the thinking short, not the drawing of the
+    // move chosen): it is bounded and needs no search.
     let started = std::time::Instant::now();
     match board.draw_move_fresh(mv, &sprouts_draw::FreshOptions::default()) {
         Ok(fresh) => {
