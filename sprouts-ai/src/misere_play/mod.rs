@@ -11,13 +11,16 @@
 //!   in a [`MisereStore`](crate::impartial::MisereStore) (the tree of a land is the simplest game
 //!   whose options are the trees of its children, and the tree of a child is the sum of its lands'
 //!   trees), memoised by the land's canonical form. Trees already known are used for any land.
-//! - The solved lands are added into one tree, the *context* (their sum's simplest form), so that
-//!   positions whose solved parts are equal games meet in the transposition table.
-//! - What is left, the larger lands beside the context, is searched for a win: a move is a move in
-//!   one land or a move in the context (an option of the tree). The search stops at the first child
-//!   lost for the opponent, tries children already known to be lost first, then the smaller ones,
-//!   and keeps proven results in a transposition table keyed by the unsolved lands and the context.
-//! - When every land is solved, the outcome is the context tree's.
+//! - The solved lands' trees form the *context*, kept as a sum of parts (sorted, `0` dropped, `*1`
+//!   folded into a heap) rather than added into one simplest form: the simplest form of a sum of
+//!   large trees is as large as the product of theirs, while the search only needs the sum's
+//!   outcome (a memoised search over the parts) and its moves (an option of one part).
+//! - What is left, the larger lands beside the context, is searched for a win: a move is a move
+//!   in one land or a move in the context (an option of one of its trees). The search stops at
+//!   the first child lost for the opponent, tries children already known to be lost first, then
+//!   the smaller ones, and keeps proven results in a transposition table keyed by the unsolved
+//!   lands and the context.
+//! - When every land is solved, the outcome is the context's.
 //!
 //! The tree machinery is sound for any sum (the simplification rules are Conway's); the search is
 //! the definition. A plain win/loss search that ignores parts is the reference it is tested against
@@ -84,7 +87,7 @@ pub struct MisereStats {
     pub land_trees: usize,
     /// Distinct trees in the store.
     pub trees: usize,
-    /// Proven positions in the transposition table (unsolved lands beside a context tree).
+    /// Proven positions in the transposition table (unsolved lands beside a context).
     pub table: usize,
 }
 
