@@ -45,6 +45,10 @@ pub(crate) struct SelfplayArgs {
     /// intended position; the players then play the drawn position.
     #[arg(long)]
     draw: bool,
+    /// With --draw: when the router refuses a move, draw the position after it afresh
+    /// (`Board::draw_move_fresh`, spec 4.6) instead of stopping the game's drawing.
+    #[arg(long, requires = "draw")]
+    fresh: bool,
     /// With --draw: write each game's final picture (SVG) and saved game (JSON) here.
     #[arg(long, value_name = "DIR", requires = "draw")]
     svg: Option<std::path::PathBuf>,
@@ -57,6 +61,12 @@ struct DrawTally {
     refused: u64,
     wrong: u64,
     to_end: u64,
+    /// Moves the router refused that were drawn by a fresh layout (`--fresh`).
+    fresh: u64,
+    /// Games drawn to the end without a fresh layout.
+    to_end_without_fresh: u64,
+    /// Whether the game being played needed a fresh layout.
+    game_used_fresh: bool,
 }
 
 /// Draws the move of `e` on `board` (whose position is the one the move was chosen in):
@@ -65,10 +75,29 @@ fn draw_event(
     board: &mut sprouts_draw::Board,
     e: &MoveEvent<'_>,
     tally: &mut DrawTally,
+    fresh: bool,
 ) -> anyhow::Result<bool> {
-    match board.draw_move(e.mv, &mut |_| {}) {
-        Ok(_) => {
-            tally.drawn += 1;
+    let mut drawn = board.draw_move(e.mv, &mut |_| {}).map(|_| false);
+    if fresh && let Err(r) = &drawn {
+        eprintln!(
+            "game {} move {}: {} refused by the router ({}); drawn afresh",
+            e.game,
+            e.ply,
+            e.mv.describe(e.before),
+            r.detail()
+        );
+        drawn = board
+            .draw_move_fresh(e.mv, &sprouts_draw::FreshOptions::default())
+            .map(|_| true);
+    }
+    match drawn {
+        Ok(was_fresh) => {
+            if was_fresh {
+                tally.fresh += 1;
+                tally.game_used_fresh = true;
+            } else {
+                tally.drawn += 1;
+            }
             let got = board.position();
             if got.game_key() != e.after.game_key()
                 && got.canonical_unreduced() != e.after.canonical_unreduced()
@@ -260,13 +289,14 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             )?;
         }
         let json = args.json;
+        let fresh = args.fresh;
         let rec = play_game(&start, &mut players, first, convention, g, &mut |e| {
             // Drawn: the game goes on from the position read off the picture.
             let mut next = None;
             if let Some(board) = board.as_mut()
                 && drawing
             {
-                if draw_event(board, e, &mut draw)? {
+                if draw_event(board, e, &mut draw, fresh)? {
                     next = Some(board.position().clone());
                 } else {
                     drawing = false;
@@ -311,7 +341,11 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         })?;
         if drawing {
             draw.to_end += 1;
+            if !draw.game_used_fresh {
+                draw.to_end_without_fresh += 1;
+            }
         }
+        draw.game_used_fresh = false;
         if let (Some(board), Some(dir)) = (&board, &args.svg) {
             let svg =
                 sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
@@ -381,6 +415,10 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             line["moves_drawn"] = json!(draw.drawn);
             line["moves_refused"] = json!(draw.refused);
             line["wrong_positions"] = json!(draw.wrong);
+            if args.fresh {
+                line["moves_drawn_fresh"] = json!(draw.fresh);
+                line["games_drawn_without_fresh"] = json!(draw.to_end_without_fresh);
+            }
         }
         writeln!(out, "{line}")?;
     } else {
@@ -402,6 +440,13 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 "# drawn: {} of {} games to the end, {} moves drawn, {} refused, {} wrong positions",
                 draw.to_end, args.games, draw.drawn, draw.refused, draw.wrong
             )?;
+            if args.fresh {
+                writeln!(
+                    out,
+                    "# drawn afresh: {} moves; {} games drawn to the end without a fresh layout",
+                    draw.fresh, draw.to_end_without_fresh
+                )?;
+            }
         }
     }
     if draw.wrong > 0 {

@@ -64,6 +64,9 @@ pub struct FreshOptions {
     pub outside: Option<RegionId>,
     /// Steps of the polish.
     pub iterations: u32,
+    /// The weight of the regions' room in the polish (lives times the log of the area, spec
+    /// 4.5), against the spreading of the points.
+    pub room: f64,
 }
 
 impl Default for FreshOptions {
@@ -71,6 +74,7 @@ impl Default for FreshOptions {
         FreshOptions {
             outside: None,
             iterations: 300,
+            room: 1.0,
         }
     }
 }
@@ -142,6 +146,7 @@ pub(crate) fn fresh_drawing(
                     pts: vec![c; nv],
                     paths: Vec::new(),
                     spots: nv,
+                    regions: Vec::new(),
                 },
                 nv,
                 (0, 0),
@@ -189,6 +194,7 @@ pub(crate) fn fresh_drawing(
                     pts,
                     paths,
                     spots: nv,
+                    regions: region_walks(map, outside)?,
                 },
                 t.rot.len(),
                 (2 * n - 4, n - 2),
@@ -204,6 +210,7 @@ pub(crate) fn fresh_drawing(
         hi,
         spacing,
         iterations: options.iterations / 2,
+        room: options.room,
     };
     let mut steps = polish::polish(&mut net, &params);
     net.subdivide(1.5 * spacing);
@@ -330,6 +337,28 @@ pub(crate) fn fresh_drawing(
             straight_curves,
         },
     ))
+}
+
+/// The inner regions with lives, as walks of half-edges (the outside has no area).
+fn region_walks(map: &Map, outside: usize) -> Result<Vec<polish::RegionWalks>, LayoutError> {
+    let pos = map.position()?;
+    Ok(map
+        .regions
+        .iter()
+        .enumerate()
+        .filter(|&(r, _)| r != outside)
+        .filter_map(|(r, bs)| {
+            let lives = pos.region(RegionId::from_index(r))?.lives();
+            let walks: Vec<Vec<usize>> = bs
+                .iter()
+                .filter_map(|b| match b {
+                    map::Bnd::Walk(hs) => Some(hs.clone()),
+                    map::Bnd::Lone(_) => None,
+                })
+                .collect();
+            (lives > 0).then_some((f64::from(lives), walks))
+        })
+        .collect())
 }
 
 /// Adds a point in the middle of every leg.

@@ -11,6 +11,10 @@
 
 use sprouts_geom::{Point, Vector, closest_on_segment, point_segment_distance};
 
+/// A region's lives and its walks, each a list of half-edges (`2 e` along curve `e`, `2 e + 1`
+/// back).
+pub(crate) type RegionWalks = (f64, Vec<Vec<usize>>);
+
 /// The polylines of a picture: nodes `0..spots` are spots, the rest points along curves.
 #[derive(Clone, Debug)]
 pub(crate) struct Net {
@@ -20,9 +24,26 @@ pub(crate) struct Net {
     pub paths: Vec<Vec<usize>>,
     /// The number of spot nodes.
     pub spots: usize,
+    /// The inner regions that have lives: their lives and their walks, each a list of
+    /// half-edges (`2 e` along curve `e`, `2 e + 1` back).
+    pub regions: Vec<RegionWalks>,
 }
 
 impl Net {
+    /// A walk of half-edges as the cycle of nodes it passes.
+    fn cycle(&self, walk: &[usize]) -> Vec<usize> {
+        let mut out = Vec::new();
+        for &h in walk {
+            let p = &self.paths[h / 2];
+            if h.is_multiple_of(2) {
+                out.extend_from_slice(&p[..p.len() - 1]);
+            } else {
+                out.extend(p[1..].iter().rev());
+            }
+        }
+        out
+    }
+
     /// The segments `(a, b)` of all curves.
     fn segments(&self) -> Vec<(usize, usize)> {
         self.paths
@@ -124,6 +145,8 @@ pub(crate) struct PolishParams {
     pub spacing: f64,
     /// Steps.
     pub iterations: u32,
+    /// The weight of the regions' room (lives times the log of the area).
+    pub room: f64,
 }
 
 /// Spreads the net by capped force-directed steps (see the module docs). Returns the steps
@@ -187,6 +210,34 @@ pub(crate) fn polish(net: &mut Net, params: &PolishParams) -> u32 {
             if nb.len() == 2 {
                 let mid = Point::from((net.pts[nb[0]].coords + net.pts[nb[1]].coords) * 0.5);
                 force[v] += (mid - net.pts[v]) * 0.5;
+            }
+        }
+        // Room for the regions that have lives: the gradient of lives * log(area).
+        for (lives, walks) in &net.regions {
+            let cycles: Vec<Vec<usize>> = walks.iter().map(|w| net.cycle(w)).collect();
+            let area: f64 = cycles
+                .iter()
+                .map(|c| {
+                    let m = c.len();
+                    (0..m)
+                        .map(|i| {
+                            let (a, b) = (net.pts[c[i]], net.pts[c[(i + 1) % m]]);
+                            a.x * b.y - b.x * a.y
+                        })
+                        .sum::<f64>()
+                        * 0.5
+                })
+                .sum();
+            if area <= 0.0 {
+                continue;
+            }
+            let k = params.room * lives * l0 * l0 / area;
+            for c in &cycles {
+                let m = c.len();
+                for i in 0..m {
+                    let (p, q) = (net.pts[c[(i + m - 1) % m]], net.pts[c[(i + 1) % m]]);
+                    force[c[i]] += Vector::new(q.y - p.y, p.x - q.x) * (0.5 * k);
+                }
             }
         }
         let temp = l0 * (0.05 + 0.45 * (1.0 - f64::from(it) / f64::from(params.iterations)));
