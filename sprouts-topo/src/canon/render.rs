@@ -9,7 +9,7 @@
 
 use super::shape::{LABEL_BASE, Shape};
 use super::tree::{BND, CLASS, END, GRP, NEW, NOT_TREE, REF, REG, ROOT_2, ROOT_G, ROOT_R};
-use crate::notation::{Flat, LABEL, WriteScratch, write_flat};
+use crate::notation::{LABEL, WriteScratch, write_lands};
 
 /// Scratch space for decoding and writing.
 #[derive(Default, Debug)]
@@ -24,10 +24,10 @@ pub(crate) struct RenderScratch {
     /// Per piece being decoded: the labels named so far (global ids).
     names: Vec<u32>,
     next_label: u32,
-    // The flat form handed to the writer.
-    toks: Vec<u32>,
-    bnd: Vec<u32>,
+    /// The boundaries grouped by region: region `r` is `order[reg[r]..reg[r + 1]]`.
+    order: Vec<u32>,
     reg: Vec<u32>,
+    fill: Vec<u32>,
     write: WriteScratchBox,
 }
 
@@ -68,33 +68,39 @@ impl RenderScratch {
             }
             other => unreachable!("a land code starts with a root marker, not {other}"),
         }
-        // Group boundaries by region, keeping the order they were given.
-        self.pairs.sort_by_key(|&(r, _)| r);
-        self.toks.clear();
-        self.bnd.clear();
-        self.bnd.push(0);
+        // Group boundaries by region, keeping the order they were given (a counting sort), and
+        // write them where they lie.
+        let nr = self.n_regions as usize;
         self.reg.clear();
-        self.reg.push(0);
-        let mut k = 0;
-        for r in 0..self.n_regions {
-            while k < self.pairs.len() && self.pairs[k].0 == r {
-                let (s, e) = self.bnds[self.pairs[k].1 as usize];
-                self.toks
-                    .extend_from_slice(&self.btoks[s as usize..e as usize]);
-                self.bnd.push(self.toks.len() as u32);
-                k += 1;
-            }
-            self.reg.push(self.bnd.len() as u32 - 1);
+        self.reg.resize(nr + 1, 0);
+        for &(r, _) in &self.pairs {
+            self.reg[r as usize + 1] += 1;
+        }
+        for r in 0..nr {
+            self.reg[r + 1] += self.reg[r];
+        }
+        self.order.clear();
+        self.order.resize(self.pairs.len(), 0);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.reg[..nr]);
+        for &(r, b) in &self.pairs {
+            let k = &mut self.fill[r as usize];
+            self.order[*k as usize] = b;
+            *k += 1;
         }
         let land = [0, self.n_regions];
-        let flat = Flat {
-            toks: &self.toks,
-            bnd: &self.bnd,
-            reg: &self.reg,
-            land: &land,
-            labels: self.next_label as usize,
-        };
-        write_flat(&flat, &mut self.write.0, out);
+        let (order, bnds, btoks) = (&self.order, &self.bnds, &self.btoks);
+        write_lands(
+            &land,
+            &self.reg,
+            self.next_label as usize,
+            |b| {
+                let (s, e) = bnds[order[b] as usize];
+                &btoks[s as usize..e as usize]
+            },
+            &mut self.write.0,
+            out,
+        );
     }
 
     fn new_region(&mut self) -> u32 {
