@@ -15,6 +15,8 @@ struct Games {
     reasons: Vec<String>,
     /// Refusals by variant.
     kinds: std::collections::BTreeMap<String, usize>,
+    /// Drawn moves by the way their route was found.
+    methods: std::collections::BTreeMap<String, usize>,
 }
 
 /// Plays `games` random games of `n` spots, drawing every move; a game stops at its first
@@ -36,8 +38,9 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
             let intended = pos.play(mv).unwrap();
             let before = board.to_json();
             match board.draw_move(mv, &mut |_| {}) {
-                Ok(_) => {
+                Ok(d) => {
                     out.drawn += 1;
+                    *out.methods.entry(format!("{:?}", d.method)).or_default() += 1;
                     let got = board.position();
                     if got.game_key() != intended.game_key()
                         && got.canonical_unreduced() != intended.canonical_unreduced()
@@ -93,8 +96,8 @@ fn classify_refusals() {
     for n in lo..=hi {
         let g = play(n, games, 2000 + u64::from(n));
         eprintln!(
-            "{n} spots: {} games, {} to the end, {} drawn, {} refused, {} wrong; {:?}",
-            g.games, g.to_end, g.drawn, g.refused, g.wrong, g.kinds
+            "{n} spots: {} games, {} to the end, {} drawn, {} refused, {} wrong; {:?} {:?}",
+            g.games, g.to_end, g.drawn, g.refused, g.wrong, g.kinds, g.methods
         );
         for r in &g.reasons {
             eprintln!("  {r}");

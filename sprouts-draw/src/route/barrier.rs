@@ -58,11 +58,13 @@ impl Barriers {
         keep_free: &[(Point, f64)],
     ) -> Option<Barriers> {
         let _span = tracing::debug_span!("barriers", others = others.len()).entered();
-        if from == to || from.boundary != to.boundary {
+        if from.boundary != to.boundary {
             return None;
         }
-        let BoundaryPicture::Walk(hs) = analysis.boundary(from.boundary)? else {
-            return None;
+        // A spot with no curve has no arcs.
+        let hs: &[HalfEdgeId] = match analysis.boundary(from.boundary)? {
+            BoundaryPicture::Walk(hs) => hs,
+            BoundaryPicture::Spot(_) => &[],
         };
         let n = grid.nx * grid.ny;
         // A tree cell keeps a curve out of its 8-neighbour steps.
@@ -131,7 +133,14 @@ impl Barriers {
             }
             out
         };
-        let (xy, yx) = (arc(i, j), arc(j, i));
+        // A loop through one corner: the whole boundary is on the far side.
+        let (xy, yx) = if hs.is_empty() {
+            (Vec::new(), Vec::new())
+        } else if i == j {
+            (Vec::new(), hs.to_vec())
+        } else {
+            (arc(i, j), arc(j, i))
+        };
         // +1: the forward half-edge's region side is in arc xy, -1 in arc yx (by side).
         let mut arc_side: Vec<[u8; 2]> = vec![[0, 0]; scene.curves.len()];
         for (tag, list) in [(1u8, &xy), (2u8, &yx)] {
@@ -204,11 +213,14 @@ impl Barriers {
     /// The grid with both trees closed, for a route that puts inside `Γ` exactly the other
     /// boundaries marked in `want_inside`, with `Γ` turning so that the region side of
     /// `arc(x -> y)` is inside (`xy_inside`) or outside. `None` if a tree cannot be built.
+    ///
+    /// `extra_inside`: more cells the inside tree must hold (the end of a loop's wall).
     pub(crate) fn closed_grid(
         &self,
         grid: &FreeGrid,
         want_inside: &[bool],
         xy_inside: bool,
+        extra_inside: &[Cell],
     ) -> Option<FreeGrid> {
         let _span = tracing::debug_span!("barrier_trees").entered();
         let mut groups: [Vec<&[Cell]>; 2] = [Vec::new(), Vec::new()];
@@ -220,10 +232,22 @@ impl Barriers {
         } else {
             (&self.arc_yx, &self.arc_xy)
         };
-        groups[1].push(anchor_in);
-        groups[0].push(anchor_out);
-        if !self.edge.is_empty() {
-            groups[0].push(&self.edge);
+        // An empty anchor (an arc all within the end spots' free discs) joins nothing: the
+        // judge then decides.
+        let extra: Vec<Cell> = extra_inside
+            .iter()
+            .copied()
+            .filter(|&c| self.usable[c as usize])
+            .collect();
+        for (g, cells) in [
+            (1, anchor_in),
+            (0, anchor_out),
+            (0, &self.edge),
+            (1, &extra),
+        ] {
+            if !cells.is_empty() {
+                groups[g].push(cells);
+            }
         }
         let n = grid.nx * grid.ny;
         // 0: free, 1: the inside tree, 2: the outside tree.

@@ -520,8 +520,8 @@ fn prepare(
         } else {
             let e = enclosure.as_ref().expect("hypotheses need an enclosure");
             // The barrier trees first (two different corners), the parity search after.
+            let keep = |r: f64| r + scene.d0 + 2.0 * cell;
             if !same_corner {
-                let keep = |r: f64| r + scene.d0 + 2.0 * cell;
                 let tries: Vec<(&[bool], bool)> = match plan.want {
                     Want::SideA(_) => vec![(&hypotheses[0], true), (&hypotheses[1], false)],
                     _ => vec![(&hypotheses[0], true), (&hypotheses[0], false)],
@@ -533,10 +533,51 @@ fn prepare(
                     (ca, &sources, keep(ra)),
                     (cb, &targets, keep(rb)),
                     &tries,
+                    &[],
                     &judge,
                     &[a, b],
                 )
                 .map(|r| (r, RouteMethod::Barrier));
+            } else if let Some(u) = wall_dir {
+                // A loop through one corner: a thin wall along the sector's bisector, the
+                // inside tree joined to its far end, the spot's own boundary with the outside.
+                let len = ra + 3.0 * scene.d0;
+                let root = ca + u * len;
+                let mut w = vec![(ca, root, cell)];
+                if sector_a.is_none() {
+                    let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                    w.push((ca - n, ca + n, cell));
+                }
+                let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                let (srcs, tgts) = ends(&g, Some(u));
+                let tip: Vec<Cell> = (0..g.nx * g.ny)
+                    .map(|c| c as Cell)
+                    .filter(|&c| {
+                        let p = g.centre(c);
+                        (p - root).norm() <= 2.5 * cell && g.allowed[c as usize]
+                    })
+                    .collect();
+                let tries: Vec<(&[bool], bool)> = match (&plan.want, sector_a) {
+                    (Want::SideA(_), Some(_)) => vec![(&hypotheses[0], true)],
+                    (Want::SideA(_), None) => {
+                        vec![(&hypotheses[0], true), (&hypotheses[1], true)]
+                    }
+                    _ => vec![(&hypotheses[0], true)],
+                };
+                if !srcs.is_empty() && !tgts.is_empty() {
+                    found = barrier_route(
+                        (&g, &scene, pos, analysis),
+                        e,
+                        (plan.from, plan.to),
+                        (ca, &srcs, keep(ra)),
+                        (cb, &tgts, keep(rb)),
+                        &tries,
+                        &tip,
+                        &judge,
+                        &[a, b],
+                    )
+                    .map(|r| (r, RouteMethod::Barrier));
+                }
             }
             'hyp: for want_inside in hypotheses.iter().filter(|_| found.is_none()) {
                 let inside: Vec<Point> = e
@@ -703,6 +744,7 @@ fn barrier_route(
     (ca, sources, free_a): (Point, &[Cell], f64),
     (cb, targets, free_b): (Point, &[Cell], f64),
     tries: &[(&[bool], bool)],
+    extra_inside: &[Cell],
     judge: &dyn Fn(&[Point]) -> bool,
     ends: &[SpotId],
 ) -> Option<Vec<Point>> {
@@ -720,7 +762,7 @@ fn barrier_route(
     let length = |r: &[Point]| r.windows(2).map(|w| (w[1] - w[0]).norm()).sum::<f64>();
     let mut best: Option<(f64, Vec<Point>)> = None;
     for &(want_inside, xy_inside) in tries {
-        let Some(g) = bars.closed_grid(grid, want_inside, xy_inside) else {
+        let Some(g) = bars.closed_grid(grid, want_inside, xy_inside, extra_inside) else {
             continue;
         };
         let srcs: Vec<Cell> = sources
