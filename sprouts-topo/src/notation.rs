@@ -33,7 +33,7 @@ use crate::setup::{SetupProblem, validate};
 use crate::spot::SpotId;
 
 /// Letters `a`..`l` are the compact lower-case letters; more use `m(k)`.
-const COMPACT_LOWER: u32 = 12;
+pub(crate) const COMPACT_LOWER: u32 = 12;
 /// Letters `A`..`Y` are the compact upper-case letters; more use `Z(k)`.
 const COMPACT_UPPER: u32 = 25;
 
@@ -670,7 +670,7 @@ pub(crate) fn write_lands<'t>(
     }
 }
 
-fn push_number(out: &mut String, n: u32) {
+pub(crate) fn push_number(out: &mut String, n: u32) {
     // Decimal digits, most significant first (without the formatting machinery: hot in
     // canonical forms).
     let mut digits = [0u8; 10];
@@ -689,7 +689,7 @@ fn push_number(out: &mut String, n: u32) {
     }
 }
 
-fn push_letter(out: &mut String, first: u8, ext: u8, n: u32, extended: bool) {
+pub(crate) fn push_letter(out: &mut String, first: u8, ext: u8, n: u32, extended: bool) {
     if extended {
         out.push(ext as char);
         out.push('(');
