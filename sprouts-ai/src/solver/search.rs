@@ -138,9 +138,11 @@ impl<'a> Search<'a> {
             pn: 1,
             dn: 1,
         };
-        let (pn, dn) = self.mid_child(&mut child, INF, INF)?;
-        debug_assert!(pn == 0 || dn == 0, "a search without thresholds proves");
-        Ok(dn == 0)
+        self.settle(&mut child)?;
+        match child.unknown.first() {
+            None => Ok(child.heap == 0),
+            Some(land) => self.couple_is_loss(land, child.heap),
+        }
     }
 
     /// The nimber of `land`: the least `k` with `land + *k` lost.
@@ -213,6 +215,16 @@ impl<'a> Search<'a> {
     /// thresholds: the smaller unknown lands are solved for their nimbers first, then the
     /// largest is searched as a couple.
     fn mid_child(&self, child: &mut Child<'_>, th_pn: u32, th_dn: u32) -> Res<(u32, u32)> {
+        self.settle(child)?;
+        match child.unknown.first() {
+            None => Ok(self.probe(child)),
+            Some(land) => self.mid_couple(land, child.heap, th_pn, th_dn),
+        }
+    }
+
+    /// Folds the known nimbers of `child`'s lands into its heap, then solves all its unknown
+    /// lands but the largest for their nimbers, so that at most one is left.
+    fn settle(&self, child: &mut Child<'_>) -> Res<()> {
         self.fold(child);
         if child.unknown.len() >= 2 {
             child
@@ -224,10 +236,7 @@ impl<'a> Search<'a> {
             }
             child.unknown.drain(..last);
         }
-        match child.unknown.first() {
-            None => Ok(self.probe(child)),
-            Some(land) => self.mid_couple(land, child.heap, th_pn, th_dn),
-        }
+        Ok(())
     }
 
     /// The moves of `land + *k` as children with their first numbers, or `Err(proved)` when one
