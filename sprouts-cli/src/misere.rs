@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sprouts_ai::Limits;
 use sprouts_ai::impartial::Outcome;
-use sprouts_ai::misere_play::MisereSproutsSolver;
+use sprouts_ai::misere_play::{MisereConfig, MisereSproutsSolver};
 use sprouts_topo::Position;
 
 use crate::solve::json_string;
@@ -33,6 +33,17 @@ pub(crate) struct MisereArgs {
     /// One JSON object a line instead of a table.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Lands with at most this many lives are replaced by their misère canonical trees (the
+    /// solver's default when not given).
+    #[arg(long, value_name = "LIVES")]
+    pub(crate) tree_lives: Option<u32>,
+    /// Lands with at most this many lives are replaced by their trees beside a larger land (the
+    /// solver's default when not given).
+    #[arg(long, value_name = "LIVES")]
+    pub(crate) side_tree_lives: Option<u32>,
+    /// After each position, print the sizes of the solver's tables to stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
 }
 
 /// Reads `A..=B`, `A..B` or `A`.
@@ -96,7 +107,14 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
         }
         Ok(limits)
     };
-    let solver = MisereSproutsSolver::new();
+    let mut config = MisereConfig::default();
+    if let Some(lives) = args.tree_lives {
+        config.tree_lives = lives;
+    }
+    if let Some(lives) = args.side_tree_lives {
+        config.side_tree_lives = lives;
+    }
+    let solver = MisereSproutsSolver::with_config(config);
     if !args.json {
         println!("position\tmisère outcome\tseconds\tnodes");
     }
@@ -129,6 +147,13 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
                 solved.nodes
             ),
             false => println!("{name}\t{outcome}\t{seconds:.2}\t{}", solved.nodes),
+        }
+        if args.stats {
+            let stats = solver.stats();
+            eprintln!(
+                "{name}: {} lands, {} land trees, {} trees, {} proven positions",
+                stats.lands, stats.land_trees, stats.trees, stats.table
+            );
         }
     }
     Ok(())

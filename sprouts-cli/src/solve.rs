@@ -208,6 +208,9 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             time: args.time,
             nodes: args.nodes,
             json: args.json,
+            tree_lives: None,
+            side_tree_lives: None,
+            stats: false,
         });
     }
     let mut jobs: Vec<(String, Position)> = Vec::new();

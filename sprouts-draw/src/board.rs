@@ -606,3 +606,107 @@ fn differences(expected: &Position, found: &Position) -> Vec<String> {
     }
     out
 }
+
+/// Z: the picture drawn afresh (spec 4.6), as board transactions.
+impl Board {
+    /// The region of the map after `mv` (or of the present map) to draw as the outside.
+    fn fresh_outside(
+        &self,
+        map: &crate::layout::map::Map,
+        options: &crate::FreshOptions,
+        mv: Option<&Move>,
+    ) -> usize {
+        let _ = mv;
+        // A move keeps every region's index but adds one (its side B_a) at the end.
+        options
+            .outside
+            .map_or(map.outside, |r| r.index())
+            .min(map.regions.len().saturating_sub(1))
+    }
+
+    /// Redraws the whole picture from its combinatorial map (spec 4.6): a rearrangement, so
+    /// the position read back must be the one before (the authority check). With
+    /// `options.outside` another region can be made the outside.
+    ///
+    /// # Errors
+    /// A [`crate::LayoutError`] (inside [`TransactionError::Edit`]) or the check's verdict; the
+    /// board is then exactly as before.
+    pub fn redraw_fresh(
+        &mut self,
+        options: &crate::FreshOptions,
+    ) -> Result<crate::FreshReport, TransactionError<crate::LayoutError>> {
+        let _span = tracing::debug_span!("redraw_fresh").entered();
+        let map = crate::layout::map_of(&self.state.drawing, &self.state.analysis);
+        let outside = self.fresh_outside(&map, options, None);
+        let settings = self.settings;
+        let mut report = None;
+        self.rearrange("Z", |d| {
+            let (fresh, r) =
+                crate::layout::fresh_drawing(d, &map, outside, &settings, options, None)?;
+            *d = fresh;
+            report = Some(r);
+            Ok(())
+        })?;
+        Ok(report.expect("the edit ran"))
+    }
+
+    /// Draws the computer's move `mv` (a move of [`Board::position`]) by drawing the position
+    /// after it afresh (spec 4.6, 5.9 step 3): the move is performed on the picture's map and
+    /// the whole map laid out, so no router is needed. Recorded in the history like
+    /// [`Board::draw_move`], and checked by the authority check.
+    ///
+    /// # Errors
+    /// A [`crate::Refusal`] saying why; the board is then exactly as it was.
+    pub fn draw_move_fresh(
+        &mut self,
+        mv: &Move,
+        options: &crate::FreshOptions,
+    ) -> Result<crate::FreshMove, crate::Refusal> {
+        use crate::Refusal;
+        let _span = tracing::debug_span!("draw_move_fresh").entered();
+        let pos = self.position().clone();
+        let intended = pos.play(mv).map_err(|e| Refusal::Illegal(e.to_string()))?;
+        let map = crate::layout::map_of(&self.state.drawing, &self.state.analysis)
+            .with_move(mv)
+            .map_err(|e| Refusal::Picture(format!("fresh layout: {e}")))?;
+        let drawn = map
+            .position()
+            .map_err(|e| Refusal::Picture(format!("fresh layout: {e}")))?;
+        if drawn.game_key() != intended.game_key() {
+            return Err(Refusal::Mismatch(format!(
+                "fresh layout: {}",
+                crate::LayoutError::WrongChild
+            )));
+        }
+        let outside = self.fresh_outside(&map, options, Some(mv));
+        let settings = self.settings;
+        let words = mv.describe(&pos);
+        let mut report = None;
+        let ncurves = self.state.drawing.curves().len() as u32;
+        self.play(mv, |d, ctx| {
+            let part = crate::layout::MovePart {
+                x: ctx.from,
+                z: ctx.new_spot,
+                y: ctx.to,
+                move_index: ctx.move_index,
+            };
+            let (fresh, r) =
+                crate::layout::fresh_drawing(d, &map, outside, &settings, options, Some(&part))?;
+            *d = fresh;
+            report = Some(r);
+            Ok::<(), crate::LayoutError>(())
+        })
+        .map_err(|e| match e {
+            TransactionError::Edit(e) => Refusal::Picture(format!("fresh layout: {e}")),
+            TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
+            TransactionError::Picture(e) => Refusal::Picture(e.to_string()),
+            TransactionError::Mismatch(m) => Refusal::Mismatch(m.to_string()),
+        })?;
+        Ok(crate::FreshMove {
+            mv: mv.clone(),
+            words,
+            curves: (CurveId(ncurves), CurveId(ncurves + 1)),
+            report: report.expect("the edit ran"),
+        })
+    }
+}

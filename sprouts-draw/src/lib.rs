@@ -60,6 +60,7 @@
 mod analyse;
 mod board;
 mod drawing;
+mod layout;
 mod near;
 mod route;
 mod saved;
@@ -78,5 +79,6 @@ pub use drawing::{
     Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
     Settings, WorldSize,
 };
+pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
 pub use route::{BandSettings, DrawRequest, DrawnMove, Reachable, Refusal, RouteMethod, Side};
 pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};

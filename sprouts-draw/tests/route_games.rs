@@ -13,6 +13,8 @@ struct Games {
     refused: usize,
     wrong: usize,
     reasons: Vec<String>,
+    /// Refusals by variant.
+    kinds: std::collections::BTreeMap<String, usize>,
 }
 
 /// Plays `games` random games of `n` spots, drawing every move; a game stops at its first
@@ -46,6 +48,9 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                 Err(e) => {
                     assert_eq!(board.to_json(), before, "a refusal changed the board");
                     out.refused += 1;
+                    let dbg = format!("{e:?}");
+                    let kind = dbg.split([' ', '(', '{']).next().unwrap_or("").to_owned();
+                    *out.kinds.entry(kind).or_default() += 1;
                     out.reasons
                         .push(format!("{}: {}", mv.describe(&pos), e.detail()));
                     complete = false;
@@ -67,6 +72,34 @@ fn random_games_of_three_to_five_spots() {
         eprintln!("{n} spots: {g:?}");
         assert_eq!(g.wrong, 0);
         assert!(g.drawn > 0);
+    }
+}
+
+/// Refusals classified (`ROUTE_SPOTS=5..8 ROUTE_GAMES=30`, defaults 5..=8 and 10).
+#[test]
+#[ignore = "minutes; for classifying refusals"]
+fn classify_refusals() {
+    let games: usize = std::env::var("ROUTE_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let (lo, hi) = std::env::var("ROUTE_SPOTS")
+        .ok()
+        .and_then(|s| {
+            let (a, b) = s.split_once("..")?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .unwrap_or((5u32, 8u32));
+    for n in lo..=hi {
+        let g = play(n, games, 2000 + u64::from(n));
+        eprintln!(
+            "{n} spots: {} games, {} to the end, {} drawn, {} refused, {} wrong; {:?}",
+            g.games, g.to_end, g.drawn, g.refused, g.wrong, g.kinds
+        );
+        for r in &g.reasons {
+            eprintln!("  {r}");
+        }
+        assert_eq!(g.wrong, 0);
     }
 }
 

@@ -109,8 +109,10 @@ pub(crate) fn least_rotation<T: Ord>(s: &[T]) -> usize {
     // Duval-style two-pointer minimum rotation: i and j are candidate starts, k the matched length.
     let (mut i, mut j, mut k) = (0usize, 1usize, 0usize);
     while i < n && j < n && k < n {
-        let a = &s[(i + k) % n];
-        let b = &s[(j + k) % n];
+        // i, j and k are below n: one subtraction wraps (no division).
+        let wrap = |x: usize| if x >= n { x - n } else { x };
+        let a = &s[wrap(i + k)];
+        let b = &s[wrap(j + k)];
         if a == b {
             k += 1;
             continue;

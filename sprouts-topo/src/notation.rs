@@ -33,7 +33,7 @@ use crate::setup::{SetupProblem, validate};
 use crate::spot::SpotId;
 
 /// Letters `a`..`l` are the compact lower-case letters; more use `m(k)`.
-const COMPACT_LOWER: u32 = 12;
+pub(crate) const COMPACT_LOWER: u32 = 12;
 /// Letters `A`..`Y` are the compact upper-case letters; more use `Z(k)`.
 const COMPACT_UPPER: u32 = 25;
 
@@ -542,28 +542,49 @@ pub(crate) struct WriteScratch {
 
 /// Writes flattened lands in GLOP notation into `out` (the empty position is `!`).
 pub(crate) fn write_flat(flat: &Flat<'_>, scratch: &mut WriteScratch, out: &mut String) {
-    let n_lands = flat.land.len() - 1;
+    let (toks, bnd) = (flat.toks, flat.bnd);
+    write_lands(
+        flat.land,
+        flat.reg,
+        flat.labels,
+        |b| &toks[bnd[b] as usize..bnd[b + 1] as usize],
+        scratch,
+        out,
+    );
+}
+
+/// Writes lands in GLOP notation into `out` (the empty position is `!`): land `l` is the regions
+/// `land[l]..land[l + 1]`, region `r` the boundaries `reg[r]..reg[r + 1]`, and boundary `b` the
+/// tokens `boundary(b)` (see [`LABEL`]; `labels` distinct labels).
+pub(crate) fn write_lands<'t>(
+    land: &[u32],
+    reg: &[u32],
+    labels: usize,
+    boundary: impl Fn(usize) -> &'t [u32],
+    scratch: &mut WriteScratch,
+    out: &mut String,
+) {
+    let n_lands = land.len() - 1;
     if n_lands == 0 {
         out.push('!');
         return;
     }
     scratch.first_region.clear();
-    scratch.first_region.resize(flat.labels, u32::MAX);
+    scratch.first_region.resize(labels, u32::MAX);
     scratch.lower.clear();
-    scratch.lower.resize(flat.labels, false);
+    scratch.lower.resize(labels, false);
     scratch.name.clear();
-    scratch.name.resize(flat.labels, 0);
+    scratch.name.resize(labels, 0);
     // Which letters are lower case, and how many letters of each case are needed.
     let mut max_lower = 0u32;
     let mut max_upper = 0u32;
-    for l in 0..n_lands {
+    // (Nothing to count without labels.)
+    for l in 0..if labels == 0 { 0 } else { n_lands } {
         let mut upper = 0u32;
-        for r in flat.land[l]..flat.land[l + 1] {
+        for r in land[l]..land[l + 1] {
             let mut lower = 0u32;
-            for b in flat.reg[r as usize]..flat.reg[r as usize + 1] {
-                for &t in
-                    &flat.toks[flat.bnd[b as usize] as usize..flat.bnd[b as usize + 1] as usize]
-                {
+            for b in reg[r as usize]..reg[r as usize + 1] {
+                for &t in boundary(b as usize) {
                     if t >= LABEL {
                         let i = (t - LABEL) as usize;
                         if scratch.first_region[i] == u32::MAX {
@@ -583,7 +604,7 @@ pub(crate) fn write_flat(flat: &Flat<'_>, scratch: &mut WriteScratch, out: &mut 
     }
     let ext_lower = max_lower > COMPACT_LOWER;
     let ext_upper = max_upper > COMPACT_UPPER;
-    for i in 0..flat.labels {
+    for i in 0..labels {
         scratch.first_region[i] = u32::MAX;
     }
     for l in 0..n_lands {
@@ -591,19 +612,16 @@ pub(crate) fn write_flat(flat: &Flat<'_>, scratch: &mut WriteScratch, out: &mut 
             out.push('+');
         }
         let mut next_upper = 0u32;
-        for r in flat.land[l]..flat.land[l + 1] {
-            if r > flat.land[l] {
+        for r in land[l]..land[l + 1] {
+            if r > land[l] {
                 out.push('|');
             }
             let mut next_lower = 0u32;
-            let (bs, be) = (
-                flat.reg[r as usize] as usize,
-                flat.reg[r as usize + 1] as usize,
-            );
+            let (bs, be) = (reg[r as usize] as usize, reg[r as usize + 1] as usize);
             let mut b = bs;
             let mut first = true;
             while b < be {
-                let toks = &flat.toks[flat.bnd[b] as usize..flat.bnd[b + 1] as usize];
+                let toks = boundary(b);
                 if !first {
                     out.push('.');
                 }
@@ -611,10 +629,7 @@ pub(crate) fn write_flat(flat: &Flat<'_>, scratch: &mut WriteScratch, out: &mut 
                 if toks == [0] {
                     // A run of lone seeds.
                     let mut run = 1;
-                    while b + run < be
-                        && flat.toks[flat.bnd[b + run] as usize..flat.bnd[b + run + 1] as usize]
-                            == [0]
-                    {
+                    while b + run < be && boundary(b + run) == [0] {
                         run += 1;
                     }
                     if run >= 2 {
@@ -655,12 +670,26 @@ pub(crate) fn write_flat(flat: &Flat<'_>, scratch: &mut WriteScratch, out: &mut 
     }
 }
 
-fn push_number(out: &mut String, n: u32) {
-    use std::fmt::Write as _;
-    let _ = write!(out, "{n}");
+pub(crate) fn push_number(out: &mut String, n: u32) {
+    // Decimal digits, most significant first (without the formatting machinery: hot in
+    // canonical forms).
+    let mut digits = [0u8; 10];
+    let mut k = digits.len();
+    let mut n = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[k..] {
+        out.push(d as char);
+    }
 }
 
-fn push_letter(out: &mut String, first: u8, ext: u8, n: u32, extended: bool) {
+pub(crate) fn push_letter(out: &mut String, first: u8, ext: u8, n: u32, extended: bool) {
     if extended {
         out.push(ext as char);
         out.push('(');

@@ -43,12 +43,21 @@ type KeyedState = (State, Box<[u32]>);
 #[derive(Debug)]
 struct Aborted;
 
-/// A position as the search sees it: unsolved lands (sorted) beside the sum of the solved ones.
+/// A position as the search sees it: unsolved lands (sorted) beside the trees of the solved ones.
+///
+/// The trees are kept as a sum of parts ([`MisereStore::normalise_sum`]: sorted, no `0`, `*1`s
+/// folded), not added into one simplest form: the simplest form of a sum of large trees costs a
+/// tree as large as the product of theirs, while the search only needs the sum's outcome (a
+/// search over the parts that stops at the first winning move) and its moves (an option of one
+/// part).
 #[derive(Clone, Debug)]
 struct State {
     lands: Vec<LandId>,
-    context: TreeId,
+    context: Vec<TreeId>,
 }
+
+/// Separates the context's trees from the lands in a table key.
+const SEPARATOR: u32 = u32::MAX;
 
 #[derive(Debug)]
 pub(super) struct Search {
@@ -56,8 +65,8 @@ pub(super) struct Search {
     store: MisereStore,
     lands: Vec<Land>,
     index: FxHashMap<Box<str>, LandId>,
-    /// Proven outcomes (true: won for the player to move) of states, keyed by the context's id
-    /// followed by the unsolved lands.
+    /// Proven outcomes (true: won for the player to move) of states, keyed by the context's
+    /// trees, [`SEPARATOR`], then the unsolved lands.
     table: FxHashMap<Box<[u32]>, bool>,
     /// Proof and disproof numbers of states searched but not proven.
     numbers: FxHashMap<Box<[u32]>, (u32, u32)>,
@@ -91,7 +100,7 @@ impl Search {
         self.nodes = 0;
         let ids: Vec<LandId> = lands.iter().map(|form| self.intern(form)).collect();
         let res = self
-            .settle(ids, TreeId::ZERO, limits)
+            .settle(ids, Vec::new(), limits)
             .and_then(|state| self.decide(&state, limits));
         (res.ok().map(Outcome::from_win), self.nodes)
     }
@@ -187,12 +196,12 @@ impl Search {
         Ok(sum)
     }
 
-    /// Replaces the lands that are solved, or small enough to solve, by their trees added into
-    /// the context.
+    /// Replaces the lands that are solved, or small enough to solve, by their trees added to the
+    /// context.
     fn settle(
         &mut self,
         lands: Vec<LandId>,
-        mut context: TreeId,
+        mut context: Vec<TreeId>,
         limits: &Limits,
     ) -> Result<State, Aborted> {
         let mut open = Vec::with_capacity(lands.len());
@@ -206,7 +215,7 @@ impl Search {
                 None => None,
             };
             match tree {
-                Some(tree) => context = self.store.sum(context, tree),
+                Some(tree) => context.push(tree),
                 None => open.push(land),
             }
         }
@@ -221,7 +230,7 @@ impl Search {
             for land in open {
                 if land != largest && self.land(land).lives <= self.config.side_tree_lives {
                     let tree = self.land_tree(land, limits)?;
-                    context = self.store.sum(context, tree);
+                    context.push(tree);
                 } else {
                     kept.push(land);
                 }
@@ -231,20 +240,22 @@ impl Search {
         open.sort_unstable();
         Ok(State {
             lands: open,
-            context,
+            context: self.store.normalise_sum(&context),
         })
     }
 
     fn key(state: &State) -> Box<[u32]> {
-        std::iter::once(state.context.index() as u32)
+        let trees = state.context.iter().map(|t| t.index() as u32);
+        trees
+            .chain(std::iter::once(SEPARATOR))
             .chain(state.lands.iter().map(|l| l.0))
             .collect()
     }
 
     /// The proven outcome of a settled state, if it is known without search.
-    fn known(&self, state: &State) -> Option<bool> {
+    fn known(&mut self, state: &State) -> Option<bool> {
         match state.lands.is_empty() {
-            true => Some(self.store.outcome(state.context) == Outcome::Win),
+            true => Some(self.store.outcome_of_sum(&state.context) == Outcome::Win),
             false => self.table.get(&Self::key(state)).copied(),
         }
     }
@@ -271,9 +282,9 @@ impl Search {
     }
 
     /// The proof and disproof numbers of a settled state.
-    fn numbers(&self, state: &State, key: &[u32]) -> (u32, u32) {
+    fn numbers(&mut self, state: &State, key: &[u32]) -> (u32, u32) {
         let proven = match state.lands.is_empty() {
-            true => Some(self.store.outcome(state.context) == Outcome::Win),
+            true => Some(self.store.outcome_of_sum(&state.context) == Outcome::Win),
             false => self.table.get(key).copied(),
         };
         match proven {
@@ -344,7 +355,7 @@ impl Search {
         state: &State,
         limits: &Limits,
     ) -> Result<Option<Vec<KeyedState>>, Aborted> {
-        let mut open: Vec<(u32, Vec<LandId>, TreeId)> = Vec::new();
+        let mut open: Vec<(u32, Vec<LandId>, Vec<TreeId>)> = Vec::new();
         for idx in 0..state.lands.len() {
             let land = state.lands[idx];
             if idx > 0 && state.lands[idx - 1] == land {
@@ -356,22 +367,35 @@ impl Search {
                 lands.extend_from_slice(&state.lands[..idx]);
                 lands.extend_from_slice(&state.lands[idx + 1..]);
                 lands.extend_from_slice(child);
-                match self.probe(&lands, state.context) {
+                match self.probe(&lands, &state.context) {
                     Some(false) => return Ok(None),
                     Some(true) => {}
-                    None => open.push((self.weight(&lands, state.context), lands, state.context)),
+                    None => open.push((
+                        self.weight(&lands, &state.context),
+                        lands,
+                        state.context.clone(),
+                    )),
                 }
             }
         }
-        for &option in self.store.options(state.context).to_vec().iter() {
-            match self.probe(&state.lands, option) {
-                Some(false) => return Ok(None),
-                Some(true) => {}
-                None => open.push((
-                    self.weight(&state.lands, option),
-                    state.lands.clone(),
-                    option,
-                )),
+        for idx in 0..state.context.len() {
+            let tree = state.context[idx];
+            if idx > 0 && state.context[idx - 1] == tree {
+                continue;
+            }
+            for &option in self.store.options(tree).to_vec().iter() {
+                let mut context = state.context.clone();
+                context[idx] = option;
+                let context = self.store.normalise_sum(&context);
+                match self.probe(&state.lands, &context) {
+                    Some(false) => return Ok(None),
+                    Some(true) => {}
+                    None => open.push((
+                        self.weight(&state.lands, &context),
+                        state.lands.clone(),
+                        context,
+                    )),
+                }
             }
         }
         open.sort_by_key(|(weight, _, _)| *weight);
@@ -393,12 +417,13 @@ impl Search {
     /// The outcome of the position `lands` beside `context` when it is known without new work:
     /// lands with known trees are added to the context, and the state must then be the settled
     /// state (no land left that settling would solve).
-    fn probe(&mut self, lands: &[LandId], mut context: TreeId) -> Option<bool> {
+    fn probe(&mut self, lands: &[LandId], context: &[TreeId]) -> Option<bool> {
         let mut open: Vec<LandId> = Vec::with_capacity(lands.len());
+        let mut context = context.to_vec();
         for &land in lands {
             let entry = self.land(land);
             match entry.tree {
-                Some(tree) => context = self.store.sum(context, tree),
+                Some(tree) => context.push(tree),
                 None if entry.lives <= self.config.tree_lives => return None,
                 None => open.push(land),
             }
@@ -417,6 +442,7 @@ impl Search {
             }
         }
         open.sort_unstable();
+        let context = self.store.normalise_sum(&context);
         self.known(&State {
             lands: open,
             context,
@@ -425,8 +451,8 @@ impl Search {
 
     /// The order in which unknown children are searched: the fewest lives left in lands that
     /// settling will not solve first (a child that splits into small lands is nearly decided),
-    /// then the smaller context.
-    fn weight(&self, lands: &[LandId], context: TreeId) -> u32 {
+    /// then the smaller context (the sum of its trees' birthdays).
+    fn weight(&self, lands: &[LandId], context: &[TreeId]) -> u32 {
         let big: Vec<u32> = lands
             .iter()
             .map(|&l| self.land(l))
@@ -444,6 +470,7 @@ impl Search {
             } else {
                 0
             };
-        searched * 64 + self.store.birthday(context)
+        let birthdays: u32 = context.iter().map(|&t| self.store.birthday(t)).sum();
+        searched * 64 + birthdays.min(63)
     }
 }

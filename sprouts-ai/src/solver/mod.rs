@@ -9,18 +9,19 @@
 //! (J. Lemoine, S. Viennot, "Nimbers are inevitable", Theoretical Computer Science 462, 2012,
 //! 70–79).
 //!
-//! The search is a depth-first AND/OR search that stops at the first losing move, with the
-//! moves ordered cheapest first and every proved couple kept in a table keyed by the land's
-//! canonical form ([`Position::canonical`]). That table is never lossy: it holds only proved
-//! facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search stopped by its
-//! [`Limits`] leaves only true facts behind and returns an unknown value. It can be saved,
-//! loaded and merged ([`Solver::save`], [`Solver::load`]) and written as text
-//! ([`Solver::export_losing_couples`]). A second table, bounded and lossy, keeps the children of
-//! recently expanded lands.
+//! The search is a depth-first proof-number search (df-pn; Nagai 2002, with the `1 + ε` trick of
+//! Pawlewicz and Lew, as SPOTS does) over couples, with every proved couple kept in a table keyed
+//! by the land's canonical form ([`Position::canonical`]). That table is never lossy: it holds
+//! only proved facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search
+//! stopped by its [`Limits`] leaves only true facts behind and returns an unknown value. It can be
+//! saved, loaded and merged ([`Solver::save`], [`Solver::load`]) and written as text
+//! ([`Solver::export_losing_couples`]). Two bounded, lossy tables speed the search up: the proof
+//! and disproof numbers of couples searched but not proved, and the children of recently
+//! expanded lands.
 //!
 //! With one thread the search is deterministic: the same calls on a fresh solver expand the same
-//! nodes. With more, the moves near the root are searched in parallel (rayon); verdicts are the
-//! same, node counts vary.
+//! nodes. With more, the moves of each couple searched from the top are searched in parallel
+//! (rayon), each to the end, until one is found lost; verdicts are the same, node counts vary.
 //!
 //! # Examples
 //! ```
@@ -38,6 +39,7 @@
 //! assert_eq!(fresh.outcome(&Position::new(7), &Limits::nodes(10)).value, None);
 //! ```
 
+mod bench;
 mod db;
 mod land;
 mod search;
@@ -50,9 +52,10 @@ use sprouts_topo::Position;
 
 use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
+pub use bench::{BENCH_CASES, BenchCase, BenchError, BenchReport, run_bench_cases};
 pub use db::{DbError, ExportStats, LoadStats, MAGIC, VERSION};
 use search::Search;
-use table::{ChildCache, FactTable};
+use table::{ChildCache, FactTable, NumberTable};
 
 /// How a [`Solver`] runs.
 #[derive(Clone, Debug)]
@@ -62,18 +65,18 @@ pub struct SolverConfig {
     /// Bytes allowed to the cache of children lists (0: no cache). The table of proved facts is
     /// not bounded.
     pub child_cache_bytes: usize,
-    /// Couples nearer the root than this (in nested calls) have their moves searched in
-    /// parallel when `threads > 1`.
-    pub parallel_depth: u32,
+    /// Bytes allowed to the table of proof and disproof numbers of couples searched but not
+    /// proved (lossy; 0: none).
+    pub number_table_bytes: usize,
 }
 
 impl Default for SolverConfig {
-    /// All cores, a 512 MB children cache, parallel over the first two levels.
+    /// All cores, a 512 MB children cache, a 64 MB table of numbers.
     fn default() -> Self {
         SolverConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             child_cache_bytes: 512 << 20,
-            parallel_depth: 2,
+            number_table_bytes: 64 << 20,
         }
     }
 }
@@ -83,8 +86,11 @@ impl Default for SolverConfig {
 pub(crate) struct Inner {
     pub(crate) facts: FactTable,
     pub(crate) children: ChildCache,
+    pub(crate) numbers: NumberTable,
     /// Nodes expanded by every search of this solver, for progress reports.
     pub(crate) expanded: AtomicU64,
+    /// Children lists computed (not found in the cache).
+    pub(crate) misses: AtomicU64,
 }
 
 /// The normal-play solver (see the [module documentation](self)). `Send + Sync`: share it with
@@ -116,7 +122,9 @@ impl Solver {
             inner: Inner {
                 facts: FactTable::default(),
                 children: ChildCache::new(config.child_cache_bytes),
+                numbers: NumberTable::new(config.number_table_bytes),
                 expanded: AtomicU64::new(0),
+                misses: AtomicU64::new(0),
             },
             config: SolverConfig { threads, ..config },
             pool,
@@ -134,12 +142,13 @@ impl Solver {
         f: impl FnOnce(&Search<'_>) -> search::Res<T> + Send,
     ) -> Solved<T> {
         let start = Instant::now();
-        let par_depth = match self.config.threads {
-            1 => 0,
-            _ => self.config.parallel_depth,
-        };
-        let search = Search::new(&self.inner, limits, par_depth);
+        let search = Search::new(&self.inner, limits, self.config.threads > 1);
         let value = self.pool.install(|| f(&search)).ok();
+        tracing::debug!(
+            children_lists = self.inner.misses.load(Ordering::Relaxed),
+            facts = self.inner.facts.len(),
+            "solver tables"
+        );
         Solved {
             value,
             nodes: search.nodes.into_inner(),
@@ -153,7 +162,7 @@ impl Solver {
         let form = position.canonical();
         let _span = tracing::debug_span!("solver.outcome", position = %form).entered();
         self.run(limits, |s| {
-            s.sum_is_loss(form.lands(), 0, 0, &mut search::UNLIMITED.clone())
+            s.sum_is_loss(form.lands(), 0)
                 .map(|loss| Outcome::from_win(!loss))
         })
     }
@@ -166,7 +175,7 @@ impl Solver {
         self.run(limits, |s| {
             let mut n = 0;
             for l in form.lands() {
-                n ^= s.nimber(l, 0, &mut search::UNLIMITED.clone())?;
+                n ^= s.nimber(l)?;
             }
             Ok(Nimber(n))
         })
@@ -181,7 +190,7 @@ impl Solver {
     ) -> Solved<Outcome> {
         let form = position.canonical();
         self.run(limits, |s| {
-            s.sum_is_loss(form.lands(), heap.0, 0, &mut search::UNLIMITED.clone())
+            s.sum_is_loss(form.lands(), heap.0)
                 .map(|loss| Outcome::from_win(!loss))
         })
     }

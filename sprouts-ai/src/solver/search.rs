@@ -1,14 +1,29 @@
-//! The search on couples `L + *k` (one land beside a nim heap).
+//! Depth-first proof-number search (df-pn) on couples `L + *k` (one land beside a nim heap).
 //!
 //! A couple is lost when every move leads to a won couple: a move in the land (whose lands'
 //! known nimbers are folded into the heap, the smaller unknown lands' nimbers computed, and the
 //! largest searched as a couple) or a move in the heap (`L + *j`, `j < k`). A land's nimber is the
-//! least `k` for which `L + *k` is lost (Lemoine and Viennot, "Nimbers are inevitable",
-//! Theoretical Computer Science 462, 2012). Proved results go to the fact table; a search stopped
-//! by its limits records only what it proved before.
+//! least `k` for which `L + *k` is lost (J. Lemoine, S. Viennot, "Nimbers are inevitable",
+//! Theoretical Computer Science 462, 2012, 70–79).
+//!
+//! Which move to look at next is chosen by proof and disproof numbers (L. V. Allis,
+//! "Searching for solutions in games and artificial intelligence", 1994), searched depth first
+//! with thresholds (A. Nagai, "Df-pn algorithm for searching AND/OR trees and its applications",
+//! PhD thesis, University of Tokyo, 2002), with the `1 + ε` trick of J. Pawlewicz and
+//! Ł. Lew ("Improving depth-first PN-search: 1 + ε trick", Computers and Games 2006, LNCS 4630),
+//! as Čížek, Balko and Schmid's SPOTS does on Sprouts couples.
+//!
+//! In the negamax form used here, the proof number of a couple is how many unknown couples must
+//! at least be decided to show the player to move wins, its disproof number how many to show
+//! they lose. A couple is won when one child is lost, so its proof number is the least disproof
+//! number of its children, and lost when every child is won, so its disproof number is the sum of
+//! their proof numbers. Proved couples go to the never-lossy fact table; the numbers of couples
+//! searched but not proved go to a bounded lossy table, which only steers the search. A child
+//! with two or more unknown lands is settled (the smaller lands solved for their nimbers, as a
+//! nested search without thresholds) only when the search first descends into it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -24,31 +39,40 @@ use crate::Limits;
 pub(crate) enum Stopped {
     /// The caller's limits were reached.
     Limits,
-    /// The node budget of this sub-search (one round of widening) was used up.
-    Budget,
+    /// Another branch searched in parallel settled the question first.
+    Cancelled,
 }
 
 pub(crate) type Res<T> = Result<T, Stopped>;
 
-/// The node budget of the first widening round; each round multiplies it by [`GROWTH`].
-const FIRST_ROUND: u64 = 4;
-/// How much each widening round multiplies the budget.
-const GROWTH: u64 = 4;
-/// An unlimited budget.
-pub(crate) const UNLIMITED: u64 = u64::MAX;
+/// An infinite proof or disproof number: the couple is proved the other way.
+pub(crate) const INF: u32 = u32::MAX;
 
-/// A move to examine from a couple `L + *k`.
+/// The `ε` of the `1 + ε` trick, as a fraction `EPS_NUM / EPS_DEN`.
+const EPS_NUM: u64 = 1;
+const EPS_DEN: u64 = 4;
+
+/// The sum of two proof numbers: infinite when one is, otherwise capped below infinity.
+fn add(a: u32, b: u32) -> u32 {
+    match (a, b) {
+        (INF, _) | (_, INF) => INF,
+        _ => a.saturating_add(b).min(INF - 1),
+    }
+}
+
+/// Proof and disproof numbers of a proved win for the player to move.
+const WIN: (u32, u32) = (0, INF);
+/// Proof and disproof numbers of a proved loss for the player to move.
+const LOSS: (u32, u32) = (INF, 0);
+
+/// A move from a couple, as its search frame keeps it: the child's unknown lands (borrowed from
+/// the children list) beside a heap, and the child's current numbers (for its player to move).
 #[derive(Debug)]
-enum Cand<'c> {
-    /// A move in the land, to a child whose unknown lands are these, beside heap `heap`.
-    Child {
-        unknown: SmallVec<[&'c str; 4]>,
-        heap: u32,
-        /// Ordering key: smaller is tried first.
-        order: (u32, u32, u32),
-    },
-    /// A move in the heap, to `L + *j`.
-    Heap(u32),
+struct Child<'c> {
+    unknown: SmallVec<[&'c str; 4]>,
+    heap: u32,
+    pn: u32,
+    dn: u32,
 }
 
 /// One search: the solver's tables, the limits, and the nodes expanded so far.
@@ -56,29 +80,29 @@ pub(crate) struct Search<'a> {
     pub(crate) inner: &'a Inner,
     pub(crate) limits: &'a Limits,
     pub(crate) nodes: AtomicU64,
-    /// Couples this close to the root (in nested calls) have their moves searched in parallel.
-    pub(crate) par_depth: u32,
+    /// Search the root couple's moves in parallel (more than one thread).
+    pub(crate) parallel: bool,
+    /// Raised when a parallel sibling settled the question.
+    cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Search<'a> {
-    pub(crate) fn new(inner: &'a Inner, limits: &'a Limits, par_depth: u32) -> Search<'a> {
+    pub(crate) fn new(inner: &'a Inner, limits: &'a Limits, parallel: bool) -> Search<'a> {
         Search {
             inner,
             limits,
             nodes: AtomicU64::new(0),
-            par_depth,
+            parallel,
+            cancel: None,
         }
     }
 
-    fn tick(&self, budget: &mut u64) -> Res<()> {
-        if *budget == 0 {
-            return Err(Stopped::Budget);
-        }
-        if *budget != UNLIMITED {
-            *budget -= 1;
-        }
+    fn tick(&self) -> Res<()> {
         let n = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
         self.inner.expanded.fetch_add(1, Ordering::Relaxed);
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(Stopped::Cancelled);
+        }
         match self.limits.exceeded(n) {
             true => Err(Stopped::Limits),
             false => Ok(()),
@@ -90,6 +114,7 @@ impl<'a> Search<'a> {
         if let Some(list) = self.inner.children.get(land) {
             return list;
         }
+        self.inner.misses.fetch_add(1, Ordering::Relaxed);
         let mut list = ChildList::default();
         match Position::parse_glop(land) {
             Ok(pos) => pos.for_each_child_lands(|c| list.push(c.as_str())),
@@ -105,48 +130,27 @@ impl<'a> Search<'a> {
     pub(crate) fn sum_is_loss<'l>(
         &self,
         lands: impl IntoIterator<Item = &'l str>,
-        mut heap: u32,
-        depth: u32,
-        budget: &mut u64,
+        heap: u32,
     ) -> Res<bool> {
-        let mut unknown: SmallVec<[&str; 4]> = SmallVec::new();
-        for l in lands {
-            match self.inner.facts.nimber(l) {
-                Some(n) => heap ^= n,
-                None => unknown.push(l),
-            }
-        }
-        self.unknown_sum_is_loss(unknown, heap, depth, budget)
-    }
-
-    /// Like [`Search::sum_is_loss`] for lands whose nimbers are not known yet: all but the
-    /// largest are solved for their nimbers, and the largest is searched as a couple.
-    fn unknown_sum_is_loss(
-        &self,
-        mut unknown: SmallVec<[&str; 4]>,
-        mut heap: u32,
-        depth: u32,
-        budget: &mut u64,
-    ) -> Res<bool> {
-        if unknown.is_empty() {
-            return Ok(heap == 0);
-        }
-        unknown.sort_by_cached_key(|l| (land::lives(l), l.len(), *l));
-        let (last, rest) = unknown.split_last().expect("not empty");
-        for l in rest {
-            heap ^= self.nimber(l, depth, budget)?;
-        }
-        self.couple_is_loss(last, heap, depth, budget)
+        let mut child = Child {
+            unknown: lands.into_iter().collect(),
+            heap,
+            pn: 1,
+            dn: 1,
+        };
+        let (pn, dn) = self.mid_child(&mut child, INF, INF)?;
+        debug_assert!(pn == 0 || dn == 0, "a search without thresholds proves");
+        Ok(dn == 0)
     }
 
     /// The nimber of `land`: the least `k` with `land + *k` lost.
-    pub(crate) fn nimber(&self, land: &str, depth: u32, budget: &mut u64) -> Res<u32> {
+    pub(crate) fn nimber(&self, land: &str) -> Res<u32> {
         if let Some(n) = self.inner.facts.nimber(land) {
             return Ok(n);
         }
         let mut k = 0;
         loop {
-            if self.couple_is_loss(land, k, depth, budget)? {
+            if self.couple_is_loss(land, k)? {
                 return Ok(k);
             }
             k += 1;
@@ -154,168 +158,236 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the couple `land + *k` is lost for the player to move.
-    ///
-    /// The moves are examined in rounds of growing node budgets (4, 16, 64, ... nodes each), so
-    /// that a losing move that is quick to prove is found before the search sinks into a large
-    /// subtree; everything proved in a round is kept in the fact table for the next.
-    pub(crate) fn couple_is_loss(
-        &self,
-        land: &str,
-        k: u32,
-        depth: u32,
-        budget: &mut u64,
-    ) -> Res<bool> {
+    pub(crate) fn couple_is_loss(&self, land: &str, k: u32) -> Res<bool> {
         if let Some(known) = self.inner.facts.couple_is_loss(land, k) {
             return Ok(known);
         }
-        self.tick(budget)?;
-        let children = self.children(land);
+        let (pn, dn) = match self.parallel {
+            true => self.couple_parallel(land, k)?,
+            false => self.mid_couple(land, k, INF, INF)?,
+        };
+        debug_assert!(pn == 0 || dn == 0, "a search without thresholds proves");
+        Ok(dn == 0)
+    }
+
+    /// Folds the known nimbers among `child`'s unknown lands into its heap.
+    fn fold(&self, child: &mut Child<'_>) {
         let facts = &self.inner.facts;
-        let mut cands: Vec<Cand<'_>> = Vec::with_capacity(children.len() + k as usize);
-        for child in children.iter() {
-            let mut heap = k;
-            let mut unknown: SmallVec<[&str; 4]> = SmallVec::new();
-            for l in lands_of(child) {
-                match facts.nimber(l) {
-                    Some(n) => heap ^= n,
-                    None => unknown.push(l),
+        let heap = &mut child.heap;
+        child.unknown.retain(|l| match facts.nimber(l) {
+            Some(n) => {
+                *heap ^= n;
+                false
+            }
+            None => true,
+        });
+    }
+
+    /// The numbers of a folded child without searching it: proved, from the table of numbers, or
+    /// first estimates.
+    fn probe(&self, child: &Child<'_>) -> (u32, u32) {
+        match child.unknown.len() {
+            0 if child.heap == 0 => LOSS,
+            0 => WIN,
+            1 => {
+                let land = child.unknown[0];
+                match self.inner.facts.couple_is_loss(land, child.heap) {
+                    Some(true) => LOSS,
+                    Some(false) => WIN,
+                    None => self
+                        .inner
+                        .numbers
+                        .get(land, child.heap)
+                        .unwrap_or_else(|| estimate(land::lives(land))),
                 }
             }
-            match unknown.len() {
-                0 if heap == 0 => {
-                    facts.record(land, k, false);
-                    return Ok(false);
-                }
-                0 => {}
-                1 => match facts.couple_is_loss(unknown[0], heap) {
-                    Some(true) => {
-                        facts.record(land, k, false);
-                        return Ok(false);
-                    }
-                    Some(false) => {}
-                    None => {
-                        let order = order_key(&unknown, heap);
-                        cands.push(Cand::Child {
-                            unknown,
-                            heap,
-                            order,
-                        });
-                    }
-                },
-                _ => {
-                    let order = order_key(&unknown, heap);
-                    cands.push(Cand::Child {
-                        unknown,
-                        heap,
-                        order,
-                    });
-                }
+            _ => {
+                // Settling costs the nimbers of the smaller lands: count their lives too.
+                let lives = child.unknown.iter().map(|l| land::lives(l)).sum();
+                estimate(lives)
             }
+        }
+    }
+
+    /// Searches a child (a sum of unknown lands beside a heap) until its numbers reach the
+    /// thresholds: the smaller unknown lands are solved for their nimbers first, then the
+    /// largest is searched as a couple.
+    fn mid_child(&self, child: &mut Child<'_>, th_pn: u32, th_dn: u32) -> Res<(u32, u32)> {
+        self.fold(child);
+        if child.unknown.len() >= 2 {
+            child
+                .unknown
+                .sort_by_cached_key(|l| (land::lives(l), l.len(), *l));
+            let last = child.unknown.len() - 1;
+            for i in 0..last {
+                child.heap ^= self.nimber(child.unknown[i])?;
+            }
+            child.unknown.drain(..last);
+        }
+        match child.unknown.first() {
+            None => Ok(self.probe(child)),
+            Some(land) => self.mid_couple(land, child.heap, th_pn, th_dn),
+        }
+    }
+
+    /// The moves of `land + *k` as children with their first numbers, or `Err(proved)` when one
+    /// of them is known to be lost (the couple is won).
+    fn expand<'c>(&self, list: &'c ChildList, land: &'c str, k: u32) -> Result<Vec<Child<'c>>, ()> {
+        let facts = &self.inner.facts;
+        let mut out: Vec<(u32, Child<'c>)> = Vec::with_capacity(list.len() + k as usize);
+        for text in list.iter() {
+            let mut child = Child {
+                unknown: lands_of(text).collect(),
+                heap: k,
+                pn: 0,
+                dn: 0,
+            };
+            self.fold(&mut child);
+            let (pn, dn) = self.probe(&child);
+            if dn == 0 {
+                return Err(());
+            }
+            if pn == 0 {
+                continue;
+            }
+            child.pn = pn;
+            child.dn = dn;
+            let lives: u32 = child.unknown.iter().map(|l| land::lives(l)).sum();
+            out.push((lives + 4 * child.heap, child));
         }
         for j in 0..k {
             match facts.couple_is_loss(land, j) {
-                Some(true) => {
-                    facts.record(land, k, false);
-                    return Ok(false);
-                }
+                Some(true) => return Err(()),
                 Some(false) => {}
-                None => cands.push(Cand::Heap(j)),
+                None => {
+                    let (pn, dn) = self
+                        .inner
+                        .numbers
+                        .get(land, j)
+                        .unwrap_or_else(|| estimate(land::lives(land)));
+                    out.push((
+                        u32::MAX,
+                        Child {
+                            unknown: SmallVec::from_slice(&[land]),
+                            heap: j,
+                            pn,
+                            dn,
+                        },
+                    ));
+                }
             }
         }
-        cands.sort_by_key(|c| match c {
-            Cand::Child { order, .. } => *order,
-            Cand::Heap(j) => (u32::MAX, *j, 0),
-        });
-        let eval = |c: &Cand<'_>, b: &mut u64| -> Res<bool> {
-            match c {
-                Cand::Child { unknown, heap, .. } => {
-                    self.unknown_sum_is_loss(unknown.clone(), *heap, depth + 1, b)
-                }
-                Cand::Heap(j) => self.couple_is_loss(land, *j, depth + 1, b),
-            }
+        // Stable: equal keys keep the children list's order (sorted by form).
+        out.sort_by_key(|(order, _)| *order);
+        Ok(out.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// One df-pn step on the couple `land + *k`: searches it until its proof number reaches
+    /// `th_pn` or its disproof number reaches `th_dn`, or it is proved, and returns its numbers.
+    fn mid_couple(&self, land: &str, k: u32, th_pn: u32, th_dn: u32) -> Res<(u32, u32)> {
+        let facts = &self.inner.facts;
+        if let Some(loss) = facts.couple_is_loss(land, k) {
+            return Ok(if loss { LOSS } else { WIN });
+        }
+        self.tick()?;
+        let list = self.children(land);
+        let Ok(mut children) = self.expand(&list, land, k) else {
+            facts.record(land, k, false);
+            return Ok(WIN);
         };
-        let mut open: Vec<&Cand<'_>> = cands.iter().collect();
-        let mut round = FIRST_ROUND;
-        let found = loop {
-            if open.is_empty() {
-                break false;
+        loop {
+            let mut pn = INF;
+            let mut second = INF;
+            let mut dn = 0u32;
+            let mut best = usize::MAX;
+            for (i, c) in children.iter().enumerate() {
+                dn = add(dn, c.pn);
+                if c.dn < pn {
+                    second = pn;
+                    pn = c.dn;
+                    best = i;
+                } else if c.dn < second {
+                    second = c.dn;
+                }
             }
-            let parallel = depth < self.par_depth && open.len() > 1 && *budget == UNLIMITED;
-            let last_round = round >= *budget;
-            let mut still_open = Vec::new();
-            if parallel {
-                let results: Vec<(usize, Res<bool>)> = {
-                    let found = std::sync::atomic::AtomicBool::new(false);
-                    open.par_iter()
-                        .enumerate()
-                        .map(|(i, c)| {
-                            if found.load(Ordering::Relaxed) {
-                                return (i, Err(Stopped::Budget));
-                            }
-                            let mut b = round;
-                            let r = eval(c, &mut b);
-                            if r == Ok(true) {
-                                found.store(true, Ordering::Relaxed);
-                            }
-                            (i, r)
-                        })
-                        .collect()
+            if pn == 0 || dn == 0 {
+                // A lost child: won. Every child won (or none at all): lost.
+                facts.record(land, k, pn != 0);
+                return Ok(if pn == 0 { WIN } else { LOSS });
+            }
+            if pn >= th_pn || dn >= th_dn {
+                self.inner.numbers.put(land, k, pn, dn);
+                return Ok((pn, dn));
+            }
+            let child = &mut children[best];
+            let child_th_pn = match th_dn {
+                INF => INF,
+                th => (u64::from(th) - u64::from(dn) + u64::from(child.pn)).min(u64::from(INF - 1))
+                    as u32,
+            };
+            let eps = match second {
+                INF => INF,
+                s => (u64::from(s) * (EPS_DEN + EPS_NUM))
+                    .div_ceil(EPS_DEN)
+                    .max(u64::from(s) + 1)
+                    .min(u64::from(INF - 1)) as u32,
+            };
+            let child_th_dn = th_pn.min(eps);
+            let (cpn, cdn) = self.mid_child(child, child_th_pn, child_th_dn)?;
+            child.pn = cpn;
+            child.dn = cdn;
+        }
+    }
+
+    /// Decides `land + *k` with its moves searched in parallel, each to the end, until one of
+    /// them is found lost.
+    fn couple_parallel(&self, land: &str, k: u32) -> Res<(u32, u32)> {
+        let facts = &self.inner.facts;
+        self.tick()?;
+        let list = self.children(land);
+        let Ok(children) = self.expand(&list, land, k) else {
+            facts.record(land, k, false);
+            return Ok(WIN);
+        };
+        let found = AtomicBool::new(false);
+        let results: Vec<Res<bool>> = children
+            .into_par_iter()
+            .map(|mut child| {
+                let sub = Search {
+                    inner: self.inner,
+                    limits: self.limits,
+                    nodes: AtomicU64::new(0),
+                    parallel: false,
+                    cancel: Some(&found),
                 };
-                let mut hit = false;
-                for (i, r) in results {
-                    match r {
-                        Ok(true) => hit = true,
-                        Ok(false) => {}
-                        Err(Stopped::Budget) => still_open.push(open[i]),
-                        Err(Stopped::Limits) => return Err(Stopped::Limits),
-                    }
+                if found.load(Ordering::Relaxed) {
+                    return Err(Stopped::Cancelled);
                 }
-                if hit {
-                    break true;
+                let r = sub.mid_child(&mut child, INF, INF);
+                self.nodes
+                    .fetch_add(sub.nodes.into_inner(), Ordering::Relaxed);
+                let lost = r?.1 == 0;
+                if lost {
+                    found.store(true, Ordering::Relaxed);
                 }
-            } else {
-                let mut hit = false;
-                for &c in &open {
-                    let mut b = round.min(*budget);
-                    let before = b;
-                    let r = eval(c, &mut b);
-                    if *budget != UNLIMITED {
-                        *budget -= before - b;
-                    }
-                    match r {
-                        Ok(true) => {
-                            hit = true;
-                            break;
-                        }
-                        Ok(false) => {}
-                        Err(Stopped::Budget) => {
-                            if *budget == 0 {
-                                return Err(Stopped::Budget);
-                            }
-                            still_open.push(c);
-                        }
-                        Err(Stopped::Limits) => return Err(Stopped::Limits),
-                    }
-                }
-                if hit {
-                    break true;
-                }
-            }
-            if last_round && !still_open.is_empty() {
-                return Err(Stopped::Budget);
-            }
-            open = still_open;
-            round = round.saturating_mul(GROWTH);
-        };
-        // A losing move makes the couple a win; none makes it a loss.
-        facts.record(land, k, !found);
-        Ok(!found)
+                Ok(lost)
+            })
+            .collect();
+        if results.contains(&Ok(true)) {
+            facts.record(land, k, false);
+            return Ok(WIN);
+        }
+        for r in results {
+            r?;
+        }
+        facts.record(land, k, true);
+        Ok(LOSS)
     }
 }
 
-/// The order in which moves are tried: children whose unknown part is small first (cheap to
-/// settle), fewer unknown lands first.
-fn order_key(unknown: &[&str], heap: u32) -> (u32, u32, u32) {
-    let lives: u32 = unknown.iter().map(|l| land::lives(l)).sum();
-    (lives + 4 * heap, u32::MAX - unknown.len() as u32, 0)
+/// First proof and disproof numbers of an unknown couple whose unknown lands have `lives`
+/// lives in all: larger lands take more work either way.
+fn estimate(lives: u32) -> (u32, u32) {
+    let e = 1 + lives / 8;
+    (e, e)
 }

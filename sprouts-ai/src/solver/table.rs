@@ -1,6 +1,7 @@
 //! The solver's tables: proved facts about lands (never lossy) and a bounded cache of children.
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
@@ -205,5 +206,70 @@ impl ChildCache {
         if shard.0.insert(land.into(), list).is_none() {
             shard.1 += size;
         }
+    }
+}
+
+/// Proof and disproof numbers of couples `L + *k` searched but not proved, in a fixed array of
+/// slots indexed by a hash of the couple (lossy: a new entry replaces the old one in its slot).
+/// The numbers only steer the search, so a lost or mixed-up entry costs time, never a verdict.
+/// Lock-free: a slot is a key word and a value word; a torn read gives wrong numbers, no more.
+#[derive(Debug)]
+pub(crate) struct NumberTable {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+}
+
+/// The 64-bit key of a couple (never 0, which marks an empty slot).
+fn couple_key(land: &str, k: u32) -> u64 {
+    let mut h = FxHasher::default();
+    land.hash(&mut h);
+    k.hash(&mut h);
+    // Finish with the SplitMix64 mixer, so that the low bits (the slot index) are well mixed.
+    let mut z = h.finish();
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)).max(1)
+}
+
+impl NumberTable {
+    /// A table of about `bytes` bytes (a power of two of 16-byte slots; none for 0).
+    pub(crate) fn new(bytes: usize) -> NumberTable {
+        let slots = match bytes / 16 {
+            0 => 0,
+            n => 1usize << (usize::BITS - 1 - n.leading_zeros()),
+        };
+        NumberTable {
+            slots: (0..slots)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+            mask: slots.wrapping_sub(1),
+        }
+    }
+
+    /// The numbers stored for `land + *k`, if its slot holds them.
+    pub(crate) fn get(&self, land: &str, k: u32) -> Option<(u32, u32)> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let key = couple_key(land, k);
+        let slot = &self.slots[key as usize & self.mask];
+        if slot[0].load(Ordering::Relaxed) != key {
+            return None;
+        }
+        let v = slot[1].load(Ordering::Relaxed);
+        let (pn, dn) = ((v >> 32) as u32, v as u32);
+        // Only unproved numbers are stored; anything else is a torn read.
+        (pn != 0 && dn != 0 && pn != u32::MAX && dn != u32::MAX).then_some((pn, dn))
+    }
+
+    /// Stores the numbers of `land + *k` (both in `1..u32::MAX`).
+    pub(crate) fn put(&self, land: &str, k: u32, pn: u32, dn: u32) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let key = couple_key(land, k);
+        let slot = &self.slots[key as usize & self.mask];
+        slot[0].store(key, Ordering::Relaxed);
+        slot[1].store(u64::from(pn) << 32 | u64::from(dn), Ordering::Relaxed);
     }
 }

@@ -25,7 +25,7 @@ use rand::Rng;
 use tokio::sync::mpsc;
 
 use protocol::{Pt, ServerMsg, encode};
-use session::{Job, JobResult, Reply, Session};
+use session::{Job, JobResult, ReachResult, Reply, Session};
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -138,6 +138,7 @@ async fn ws_upgrade(ws: WebSocketUpgrade) -> impl IntoResponse {
 enum Event {
     Animate(Vec<Pt>),
     Done(Box<JobResult>),
+    Reached(ReachResult),
 }
 
 /// One page's connection: its session, its messages, its jobs.
@@ -153,24 +154,31 @@ async fn connection(socket: WebSocket) {
     loop {
         let reply = tokio::select! {
             m = rx.next() => match m {
-                // A message can mean router work on the session's board (`reach`: the lit
-                // destinations): done in place on this worker, which tokio hands over so that the
-                // other pages' connections keep running (the runtime is multi-threaded).
-                Some(Ok(Message::Text(t))) => tokio::task::block_in_place(|| session.handle_text(t.as_str())),
+                // Handling a message is quick: the router's and the players' work comes back
+                // as a job or a reach job, run on tokio's blocking threads below.
+                Some(Ok(Message::Text(t))) => session.handle_text(t.as_str()),
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
                     job: None,
+                    reach: None,
                 },
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => continue,
             },
             Some(ev) = incoming.recv() => match ev {
-                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None },
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None },
                 Event::Done(result) => session.finish(*result),
+                Event::Reached(result) => session.finish_reach(result),
             },
         };
         if let Some(job) = reply.job {
             spawn_job(job, events.clone());
+        }
+        if let Some(reach) = reply.reach {
+            let events = events.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = events.send(Event::Reached(reach.run()));
+            });
         }
         for msg in reply.msgs {
             if tx.send(Message::Text(encode(&msg).into())).await.is_err() {

@@ -122,6 +122,13 @@ pub enum ClientMsg {
         #[serde(default)]
         marks: Vec<u32>,
     },
+    /// Draws the whole picture afresh (to make room; a step of the history, undoable).
+    Redraw {
+        /// Session id.
+        session: String,
+        /// Moves played so far.
+        k: u32,
+    },
     /// Undoes the last step.
     Undo {
         /// Session id.

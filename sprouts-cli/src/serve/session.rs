@@ -122,6 +122,8 @@ pub(crate) enum JobKind {
         /// Spots to enclose.
         marks: Vec<SpotId>,
     },
+    /// The whole picture drawn afresh (Redraw).
+    Redraw,
 }
 
 /// Heavy work for the server to run on a blocking thread: it owns a copy of the board.
@@ -205,6 +207,7 @@ impl Job {
             } => human_move(
                 &mut board, from, to, &stroke, from_side, to_side, &marks, observer,
             ),
+            JobKind::Redraw => redraw(&mut board),
         };
         JobResult {
             generation,
@@ -219,8 +222,8 @@ impl Job {
 }
 
 /// The computer's move (spec 5, 5.9): the player of `sprouts_ai` chooses in the topological
-/// layer alone (within the stop flag), then the move is drawn as intended with
-/// [`Board::draw_move`]; a move that cannot be drawn stops the game with a message.
+/// layer alone (within the stop flag), then the move is drawn by [`draw_ladder`]; a move that
+/// none of the ladder's steps can draw stops the game with a message.
 #[allow(
     clippy::too_many_arguments,
     reason = "the fields of one request, unpacked"
@@ -260,22 +263,191 @@ fn computer_move(
         Outcome::Win => format!("{colour} has a winning position"),
         Outcome::Loss => format!("{colour} is lost against best play"),
     });
-    match board.draw_move(&choice.mv, observer) {
-        Ok(drawn) => {
-            log.push(format!(
-                "drawn with clearance {:.1} px ({:?})",
-                drawn.clearance, drawn.method
-            ));
-            Ok((log, verdict))
-        }
+    match draw_ladder(board, &choice.mv, stop, observer, &mut log) {
+        Ok(()) => Ok((log, verdict)),
         Err(refusal) => Err(Refusal {
             status: format!(
                 "{colour}'s move {} could not be drawn: {refusal}; undo, or set the player to Human",
                 choice.mv.describe(&pos)
             ),
-            log: format!("{}; {}", log.join("; "), refusal.detail()),
+            log: log.join("; "),
         }),
     }
+}
+
+/// What a fresh layout did, for the log.
+fn fresh_words(r: &sprouts_draw::FreshReport) -> String {
+    let mut s = format!(
+        "{} vertices on a {} x {} grid, clearance {:.1} px after {} polish steps",
+        r.vertices, r.grid.0, r.grid.1, r.clearance, r.iterations
+    );
+    if !r.smaller_spots.is_empty() {
+        s.push_str(&format!(", {} spots drawn smaller", r.smaller_spots.len()));
+    }
+    if !r.straight_curves.is_empty() {
+        s.push_str(&format!(
+            ", {} curves left as polylines",
+            r.straight_curves.len()
+        ));
+    }
+    s
+}
+
+/// The whole picture drawn afresh (the Redraw button; Z of spec 4.6): a rearrangement, undoable.
+fn redraw(board: &mut Board) -> Result<(Vec<String>, Option<String>), Refusal> {
+    let started = std::time::Instant::now();
+    match board.redraw_fresh(&sprouts_draw::FreshOptions::default()) {
+        Ok(report) => Ok((
+            vec![format!(
+                "drawn afresh in {:.2} s: {}",
+                started.elapsed().as_secs_f64(),
+                fresh_words(&report)
+            )],
+            None,
+        )),
+        Err(e) => Err(Refusal {
+            status: "the picture could not be drawn afresh (see the log)".into(),
+            log: format!("redraw refused: {e}"),
+        }),
+    }
+}
+
+/// The most moves [`equivalent_moves`] examines (each needs the child's canonical form).
+const EQUIVALENT_EXAMINED: usize = 4000;
+
+/// The most equivalent moves the ladder tries to draw.
+const EQUIVALENT_TRIED: usize = 24;
+
+/// The time after which the ladder tries no further equivalent move.
+const LADDER_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The other moves of `pos` that give the same game as `mv` (spec 5.9: a move the router
+/// refuses may be drawable as an equivalent move, drawn differently): the same game key, or the
+/// same exact canonical form. In the order of [`Position::distinct_moves`], `mv` itself left
+/// out; at most [`EQUIVALENT_EXAMINED`] moves are examined, and none once `stop` is set.
+pub(crate) fn equivalent_moves(
+    pos: &sprouts_topo::Position,
+    mv: &sprouts_topo::Move,
+    stop: &AtomicBool,
+) -> Vec<sprouts_topo::Move> {
+    let Ok(child) = pos.play(mv) else {
+        return Vec::new();
+    };
+    let key = child.game_key();
+    let form = child.canonical();
+    let mut out = Vec::new();
+    for other in pos.distinct_moves().take(EQUIVALENT_EXAMINED) {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if other == *mv {
+            continue;
+        }
+        let Ok(c) = pos.play(&other) else { continue };
+        if c.game_key() == key {
+            out.push(other);
+            continue;
+        }
+        let f = c.canonical();
+        if f.is_exact() && form.is_exact() && f == form {
+            out.push(other);
+        }
+    }
+    out
+}
+
+/// Draws the computer's move `mv` by the ladder of spec 4.1 / 5.9, logging every step:
+/// 1. the move as chosen ([`Board::draw_move`]);
+/// 2. the other moves that give the same game ([`equivalent_moves`]), each drawn the same way;
+///    the game goes on as the player chose, its picture differs;
+/// 3. the chosen move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of
+///    spec 4.6), which needs no router.
+///
+/// Only when every step is refused is the first refusal returned (the board is then exactly as
+/// it was). The stop flag ends step 2 (the search and the tries); step 3 still runs.
+fn draw_ladder(
+    board: &mut Board,
+    mv: &sprouts_topo::Move,
+    stop: &AtomicBool,
+    observer: &mut dyn FnMut(&[Point]),
+    log: &mut Vec<String>,
+) -> Result<(), sprouts_draw::Refusal> {
+    let pos = board.position().clone();
+    let drawn_line = |d: &sprouts_draw::DrawnMove| {
+        format!(
+            "drawn with clearance {:.1} px ({:?})",
+            d.clearance, d.method
+        )
+    };
+    let first = match board.draw_move(mv, observer) {
+        Ok(drawn) => {
+            log.push(drawn_line(&drawn));
+            return Ok(());
+        }
+        Err(refusal) => refusal,
+    };
+    log.push(format!(
+        "ladder step 1, the move as chosen: refused ({})",
+        first.detail()
+    ));
+    let started = std::time::Instant::now();
+    let others = equivalent_moves(&pos, mv, stop);
+    log.push(format!(
+        "ladder step 2: {} other moves give the same game (found in {:.2} s); trying up to {EQUIVALENT_TRIED}",
+        others.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    for (i, other) in others.iter().take(EQUIVALENT_TRIED).enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            log.push("ladder stopped (Space)".into());
+            break;
+        }
+        if started.elapsed() > LADDER_BUDGET {
+            log.push(format!(
+                "ladder step 2 ended after {:.0} s",
+                LADDER_BUDGET.as_secs_f64()
+            ));
+            break;
+        }
+        match board.draw_move(other, observer) {
+            Ok(drawn) => {
+                log.push(format!(
+                    "ladder step 2, equivalent move {} of {}: {} drawn instead; {}",
+                    i + 1,
+                    others.len(),
+                    other.describe(&pos),
+                    drawn_line(&drawn)
+                ));
+                return Ok(());
+            }
+            Err(r) => log.push(format!(
+                "ladder step 2, equivalent move {}: {} refused ({})",
+                i + 1,
+                other.describe(&pos),
+                r.detail()
+            )),
+        }
+    }
+    // Step 3 runs even after a stop (Space cuts the thinking short, not the drawing of the
+    // move chosen): it is bounded and needs no search.
+    let started = std::time::Instant::now();
+    match board.draw_move_fresh(mv, &sprouts_draw::FreshOptions::default()) {
+        Ok(fresh) => {
+            log.push(format!(
+                "ladder step 3: {} drawn with the whole picture afresh in {:.2} s; {}",
+                fresh.words,
+                started.elapsed().as_secs_f64(),
+                fresh_words(&fresh.report)
+            ));
+            return Ok(());
+        }
+        Err(r) => log.push(format!(
+            "ladder step 3, the picture afresh: refused ({})",
+            r.detail()
+        )),
+    }
+    log.push("ladder: every step refused; the game pauses".into());
+    Err(first)
 }
 
 /// A human move (spec 3.1), drawn by [`Board::draw_request`]: the stroke if it is usable, else
@@ -325,6 +497,45 @@ pub(crate) struct Reply {
     pub msgs: Vec<ServerMsg>,
     /// Work to run off the async threads; its result goes to [`Session::finish`].
     pub job: Option<Job>,
+    /// The lit destinations to find off the async threads; the result goes to
+    /// [`Session::finish_reach`].
+    pub reach: Option<ReachJob>,
+}
+
+/// Finding the spots a press can reach (router work, spec 3.1), to run on a blocking thread:
+/// it shares the board's picture as it was when asked.
+#[derive(Debug)]
+pub(crate) struct ReachJob {
+    k: u32,
+    version: u64,
+    from: u32,
+    toward: Point,
+    board: Arc<Board>,
+}
+
+/// What a [`ReachJob`] found.
+#[derive(Debug)]
+pub(crate) struct ReachResult {
+    k: u32,
+    version: u64,
+    from: u32,
+    spots: Vec<u32>,
+}
+
+impl ReachJob {
+    /// Runs the router's reachability (blocking; call it off the async threads).
+    pub(crate) fn run(self) -> ReachResult {
+        let spots = SpotId::new(self.from)
+            .and_then(|from| self.board.reachable(from, Side::Toward(self.toward)).ok())
+            .map(|r| r.spots.iter().map(|(s, _, _)| s.get()).collect())
+            .unwrap_or_default();
+        ReachResult {
+            k: self.k,
+            version: self.version,
+            from: self.from,
+            spots,
+        }
+    }
 }
 
 /// One page's session.
@@ -339,6 +550,10 @@ pub(crate) struct Session {
     running: Option<(u64, Arc<AtomicBool>)>,
     rng: Xoshiro256PlusPlus,
     games: u32,
+    /// Counts every change of the board, so that a reach answer for an older picture is dropped.
+    version: u64,
+    /// The board shared with reach jobs, for the current `version`.
+    shared: Option<(u64, Arc<Board>)>,
 }
 
 impl Session {
@@ -353,6 +568,8 @@ impl Session {
             running: None,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             games: 0,
+            version: 0,
+            shared: None,
         }
     }
 
@@ -387,6 +604,7 @@ impl Session {
                 message: message.into(),
             }],
             job: None,
+            reach: None,
         }
     }
 
@@ -415,7 +633,11 @@ impl Session {
                 session: self.id.clone(),
             }];
             msgs.extend(self.state());
-            return Reply { msgs, job: None };
+            return Reply {
+                msgs,
+                job: None,
+                reach: None,
+            };
         }
         if !self.greeted {
             return Self::error("the first message must be hello");
@@ -425,6 +647,7 @@ impl Session {
             ClientMsg::NewGame { session, .. }
             | ClientMsg::Reach { session, .. }
             | ClientMsg::Draw { session, .. }
+            | ClientMsg::Redraw { session, .. }
             | ClientMsg::Undo { session, .. }
             | ClientMsg::Redo { session, .. }
             | ClientMsg::Pause { session, .. }
@@ -464,6 +687,7 @@ impl Session {
                 marks,
                 ..
             } => self.draw(k, from, to, stroke, from_side, to_side, marks),
+            ClientMsg::Redraw { k, .. } => self.redraw(k),
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
             ClientMsg::Pause { paused, .. } => self.pause(paused),
@@ -475,7 +699,11 @@ impl Session {
                         "stop asked: the computation ends with what it has".into(),
                         &mut msgs,
                     );
-                    Reply { msgs, job: None }
+                    Reply {
+                        msgs,
+                        job: None,
+                        reach: None,
+                    }
                 } else {
                     Self::error("nothing is running to stop")
                 }
@@ -486,6 +714,7 @@ impl Session {
                         json: SavedGame::from_board(&g.board).to_json(),
                     }],
                     job: None,
+                    reach: None,
                 },
                 None => Self::error("there is no game to save"),
             },
@@ -494,6 +723,7 @@ impl Session {
                     text: self.log_text(),
                 }],
                 job: None,
+                reach: None,
             },
             ClientMsg::Load { json, .. } => self.load(&json),
             ClientMsg::Settings { settings, .. } => self.settings(settings),
@@ -612,21 +842,48 @@ impl Session {
             Ok(g) => g,
             Err(r) => return Self::error(r),
         };
-        let from_id = match Self::spot_id(g, from) {
-            Ok(s) => s,
-            Err(r) => return Self::error(r),
-        };
+        if let Err(r) = Self::spot_id(g, from) {
+            return Self::error(r);
+        }
         if !(toward[0].is_finite() && toward[1].is_finite()) {
             return Self::error("`toward` must be a finite point");
         }
-        let t = Point::new(toward[0], toward[1]);
-        let spots = match g.board.reachable(from_id, Side::Toward(t)) {
-            Ok(r) => r.spots.iter().map(|(s, _, _)| s.get()).collect(),
-            Err(_) => Vec::new(),
+        let board = match &self.shared {
+            Some((v, b)) if *v == self.version => Arc::clone(b),
+            _ => {
+                let b = Arc::new(g.board.clone());
+                self.shared = Some((self.version, Arc::clone(&b)));
+                b
+            }
         };
         Reply {
-            msgs: vec![ServerMsg::Reachable { from, spots }],
+            msgs: Vec::new(),
             job: None,
+            reach: Some(ReachJob {
+                k,
+                version: self.version,
+                from,
+                toward: Point::new(toward[0], toward[1]),
+                board,
+            }),
+        }
+    }
+
+    /// Takes a reach job's result: the lit spots, unless the board changed meanwhile.
+    pub(crate) fn finish_reach(&mut self, result: ReachResult) -> Reply {
+        let current =
+            self.game.as_ref().is_some_and(|g| g.k() == result.k) && self.version == result.version;
+        Reply {
+            msgs: if current {
+                vec![ServerMsg::Reachable {
+                    from: result.from,
+                    spots: result.spots,
+                }]
+            } else {
+                Vec::new()
+            },
+            job: None,
+            reach: None,
         }
     }
 
@@ -694,6 +951,21 @@ impl Session {
         reply
     }
 
+    /// The Redraw button: the whole picture drawn afresh, as a job.
+    fn redraw(&mut self, k: u32) -> Reply {
+        if self.running.is_some() {
+            return Self::error("busy: a move is being made; wait for it or press Space");
+        }
+        if let Err(r) = self.current(k) {
+            return Self::error(r);
+        }
+        let job = self.start_job(JobKind::Redraw);
+        let mut reply = Reply::default();
+        reply.msgs.extend(self.state());
+        reply.job = Some(job);
+        reply
+    }
+
     fn start_job(&mut self, kind: JobKind) -> Job {
         self.generation += 1;
         let stop = Arc::new(AtomicBool::new(false));
@@ -706,6 +978,12 @@ impl Session {
             kind,
             stop,
         }
+    }
+
+    /// The board changed (or may have): reach answers for the old one are dropped.
+    fn changed(&mut self) {
+        self.version += 1;
+        self.shared = None;
     }
 
     fn stop_running(&mut self) {
@@ -731,21 +1009,24 @@ impl Session {
         let mut msgs = Vec::new();
         match result.outcome {
             Ok(done) => {
-                let before = g.board.position().clone();
                 let mover = g.to_move();
+                let k_before = g.k();
                 g.board = done.board;
                 g.refusal = None;
                 let k = g.k();
                 if let Some(v) = done.verdict {
                     g.verdict = Some((k, v));
                 }
-                let words = g
-                    .board
-                    .moves()
-                    .last()
-                    .map_or_else(String::new, |m| m.words.clone());
-                let _ = before;
-                let line = format!("move {k} ({}): {words}", COLOURS[mover as usize]);
+                let line = if k == k_before {
+                    "redraw: the whole picture drawn afresh (undo puts it back)".to_string()
+                } else {
+                    let words = g
+                        .board
+                        .moves()
+                        .last()
+                        .map_or_else(String::new, |m| m.words.clone());
+                    format!("move {k} ({}): {words}", COLOURS[mover as usize])
+                };
                 self.note(line, &mut msgs);
                 for l in done.log {
                     self.note(format!("  {l}"), &mut msgs);
@@ -772,6 +1053,7 @@ impl Session {
 
     /// After the game changed: the log line at the end, the state, and the computer's job.
     fn after_change(&mut self, mut msgs: Vec<ServerMsg>) -> Reply {
+        self.changed();
         let mut job = None;
         if let Some(g) = &self.game
             && g.is_over()
@@ -806,7 +1088,11 @@ impl Session {
             }));
         }
         msgs.extend(self.state());
-        Reply { msgs, job }
+        Reply {
+            msgs,
+            job,
+            reach: None,
+        }
     }
 
     fn undo_redo(&mut self, k: u32, undo: bool) -> Reply {
@@ -841,7 +1127,11 @@ impl Session {
                 }
                 self.note("the computer's move was stopped".into(), &mut msgs);
                 msgs.extend(self.state());
-                return Reply { msgs, job: None };
+                return Reply {
+                    msgs,
+                    job: None,
+                    reach: None,
+                };
             }
             return Self::error(if undo {
                 "there is nothing to undo"
@@ -952,6 +1242,7 @@ impl Session {
                 "{e}: the clearance must be positive and below the comfort distance"
             ));
         }
+        self.changed();
         let mut msgs = Vec::new();
         self.note(
             format!(
@@ -961,7 +1252,11 @@ impl Session {
             &mut msgs,
         );
         msgs.extend(self.state());
-        Reply { msgs, job: None }
+        Reply {
+            msgs,
+            job: None,
+            reach: None,
+        }
     }
 
     fn set_players(&mut self, players: [PlayerSpec; 2]) -> Reply {

@@ -20,6 +20,10 @@ fn settle(s: &mut Session, mut r: Reply) -> Vec<ServerMsg> {
     let mut msgs = Vec::new();
     loop {
         msgs.append(&mut r.msgs);
+        if let Some(reach) = r.reach.take() {
+            let more = s.finish_reach(reach.run());
+            msgs.extend(more.msgs);
+        }
         let Some(job) = r.job.take() else { break };
         let result = job.run(&mut |_| {});
         r = s.finish(result);
@@ -108,6 +112,7 @@ fn rejected(s: &mut Session, text: &str, what: &str) {
     let log_before = s.log_text();
     let r = s.handle_text(text);
     assert!(r.job.is_none(), "{what}: no work started");
+    assert!(r.reach.is_none(), "{what}: no reach started");
     let errs = errors(&r.msgs);
     assert_eq!(errs.len(), 1, "{what}: one error, got {:?}", r.msgs);
     assert!(errs[0].contains(what), "{what}: got `{}`", errs[0]);
@@ -431,4 +436,236 @@ fn two_computers_play_a_game_to_the_end() {
     // Normal play: the last mover wins.
     assert_eq!(u32::from(winner), (st.k - 1) % 2);
     assert!(st.status.starts_with(["Blue", "Red"][winner as usize]));
+}
+
+/// The moves `equivalent_moves` returns give the same game as the chosen one (checked by an
+/// independent name of the position: its canonical form or, for a move with an inexact form,
+/// the game key), and at the start of 3 spots every joining move is equivalent to `1 -> 2`
+/// (the three spots are alike), while no loop is.
+#[test]
+fn equivalent_moves_give_the_same_game() {
+    use rand::{Rng, SeedableRng};
+    use sprouts_topo::Position;
+    use std::sync::atomic::AtomicBool;
+
+    let stop = AtomicBool::new(false);
+    let p = Position::new(3);
+    let one_two = p
+        .moves()
+        .find(|m| m.describe(&p) == "1 -> 2")
+        .expect("1 -> 2");
+    let eq: Vec<String> = super::session::equivalent_moves(&p, &one_two, &stop)
+        .iter()
+        .map(|m| m.describe(&p))
+        .collect();
+    for w in ["1 -> 3", "2 -> 3"] {
+        assert!(eq.iter().any(|e| e == w), "{w} missing from {eq:?}");
+    }
+    assert!(
+        eq.iter().all(|e| e != "1 -> 2" && !e.starts_with("1 -> 1")),
+        "{eq:?}"
+    );
+
+    // Random positions of 3 to 6 spots: every equivalent move is legal, not the move itself,
+    // and gives a child with the same canonical form or game key.
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut found = 0;
+    for n in 3..=6 {
+        for _ in 0..6 {
+            let mut pos = Position::new(n);
+            while !pos.is_over() {
+                let moves: Vec<_> = pos.distinct_moves().collect();
+                let mv = &moves[rng.random_range(0..moves.len())];
+                let child = pos.play(mv).expect("legal");
+                let form = child.canonical();
+                for other in super::session::equivalent_moves(&pos, mv, &stop) {
+                    assert_ne!(&other, mv);
+                    let c = pos.play(&other).expect("an equivalent move is legal");
+                    assert!(
+                        c.game_key() == child.game_key() || c.canonical() == form,
+                        "{} and {} in {}",
+                        mv.describe(&pos),
+                        other.describe(&pos),
+                        pos.to_glop()
+                    );
+                    found += 1;
+                }
+                pos = child;
+            }
+        }
+    }
+    assert!(found > 50, "random games have equivalent moves: {found}");
+    // A stop flag already set: nothing examined.
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(super::session::equivalent_moves(&p, &one_two, &stop).is_empty());
+}
+
+/// Computer games between random players: every move the router refuses as chosen is drawn by
+/// a later step of the ladder (an equivalent move, or the picture afresh; the log shows each
+/// step), and every game reaches its end. Prints how often each step was needed.
+/// `cargo test -p sprouts-cli serve::tests::ladder_statistics -- --ignored --nocapture`
+#[test]
+#[ignore = "evidence run: about a minute"]
+fn ladder_statistics() {
+    let mut finished = 0;
+    let mut paused = 0;
+    let (mut refused_first, mut rescued, mut fresh) = (0, 0, 0);
+    let games = 40;
+    for g in 0..games {
+        let mut s = Session::new(SID.into(), 1000 + g);
+        let r = s.handle_text(&format!(
+            r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+        ));
+        assert!(matches!(r.msgs[0], ServerMsg::Welcome { .. }));
+        let st = new_game(
+            &mut s,
+            5 + (g % 4) as u32,
+            [
+                PlayerSpec::Computer {
+                    spec: "random".into(),
+                },
+                PlayerSpec::Computer {
+                    spec: "random".into(),
+                },
+            ],
+        );
+        let log = s.log_text();
+        refused_first += log.matches("ladder step 1").count();
+        rescued += log.matches("drawn instead").count();
+        fresh += log.matches("drawn with the whole picture afresh").count();
+        if st.over {
+            finished += 1;
+        } else {
+            assert!(st.paused, "{}", st.status);
+            assert!(log.contains("ladder: every step refused"), "{log}");
+            paused += 1;
+        }
+    }
+    println!(
+        "{games} games of 5 to 8 spots (random players): {finished} finished, {paused} paused; \
+         {refused_first} moves refused as chosen, {rescued} of them drawn as an equivalent move, \
+         {fresh} with the picture drawn afresh"
+    );
+    assert_eq!(finished + paused, games as usize);
+    assert_eq!(paused, 0, "every move is drawn by some step of the ladder");
+}
+
+/// Two computers finish 6-spot games without a pause: a move the router refuses is drawn by a
+/// later step of the ladder (an equivalent move, or the picture afresh).
+#[test]
+fn computers_finish_six_spot_games_without_pausing() {
+    for seed in [3, 4] {
+        let mut s = Session::new(SID.into(), seed);
+        let r = s.handle_text(&format!(
+            r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+        ));
+        assert!(matches!(r.msgs[0], ServerMsg::Welcome { .. }));
+        let random = PlayerSpec::Computer {
+            spec: "random".into(),
+        };
+        let st = new_game(&mut s, 6, [random.clone(), random]);
+        assert!(st.over, "seed {seed}: {}\n{}", st.status, s.log_text());
+        assert!(
+            (12..=17).contains(&st.k),
+            "a 6-spot game lasts 12 to 17 moves"
+        );
+    }
+}
+
+/// A reach request is answered by a reach job (run off the async threads) whose result lists
+/// the lit spots; a result for a picture that has changed since is dropped.
+#[test]
+fn reach_runs_as_a_job_and_stale_answers_are_dropped() {
+    let mut s = session();
+    let st = human_game(&mut s, 3);
+    let spot = &st.spots[0];
+    let reach = |s: &mut Session| {
+        s.handle(ClientMsg::Reach {
+            session: SID.into(),
+            k: 0,
+            from: 1,
+            toward: [spot.x + 30.0, spot.y],
+        })
+    };
+    let r = reach(&mut s);
+    assert!(r.msgs.is_empty() && r.job.is_none(), "{:?}", r.msgs);
+    let job = r.reach.expect("a reach job");
+    let answer = s.finish_reach(job.run());
+    let [ServerMsg::Reachable { from: 1, spots }] = answer.msgs.as_slice() else {
+        panic!("{:?}", answer.msgs)
+    };
+    let mut spots = spots.clone();
+    spots.sort_unstable();
+    assert_eq!(
+        spots,
+        vec![1, 2, 3],
+        "every spot, the loop too, at the start"
+    );
+    // The board changes (a move) before the answer arrives: the answer is dropped.
+    let job = reach(&mut s).reach.expect("a reach job");
+    let _ = draw(&mut s, 0, 1, 2, Vec::new(), Vec::new());
+    assert_eq!(
+        s.state()
+            .map(|m| matches!(m, ServerMsg::State(st) if st.k == 1)),
+        Some(true)
+    );
+    assert!(s.finish_reach(job.run()).msgs.is_empty());
+}
+
+/// Redraw: the whole picture drawn afresh as a job, the same position and moves, logged, and
+/// undone (the old picture back) and redone; a stale redraw is an error.
+#[test]
+fn redraw_is_a_logged_undoable_step() {
+    let mut s = session();
+    human_game(&mut s, 4);
+    let msgs = draw(&mut s, 0, 1, 2, Vec::new(), Vec::new());
+    let before = last_state(&msgs);
+    assert_eq!(before.k, 1);
+    rejected(
+        &mut s,
+        &format!(r#"{{"type":"redraw","session":"{SID}","k":0}}"#),
+        "stale position",
+    );
+    let msgs = send(
+        &mut s,
+        ClientMsg::Redraw {
+            session: SID.into(),
+            k: 1,
+        },
+    );
+    assert!(errors(&msgs).is_empty(), "{msgs:?}");
+    let after = last_state(&msgs);
+    assert_eq!(after.k, 1);
+    assert_eq!(after.glop, before.glop);
+    assert_eq!(after.moves, before.moves);
+    assert_eq!(after.curves.len(), before.curves.len());
+    assert_ne!(after.spots, before.spots, "the spots are placed afresh");
+    assert!(
+        s.log_text()
+            .contains("redraw: the whole picture drawn afresh")
+    );
+    assert!(s.log_text().contains("drawn afresh in"), "{}", s.log_text());
+    let undone = last_state(&send(
+        &mut s,
+        ClientMsg::Undo {
+            session: SID.into(),
+            k: 1,
+        },
+    ));
+    assert_eq!(undone.k, 1, "undo takes back the redraw, not the move");
+    assert_eq!(undone.spots, before.spots);
+    assert_eq!(undone.curves, before.curves);
+    assert!(
+        s.log_text().contains("undo rearrange (Z)"),
+        "{}",
+        s.log_text()
+    );
+    let redone = last_state(&send(
+        &mut s,
+        ClientMsg::Redo {
+            session: SID.into(),
+            k: 1,
+        },
+    ));
+    assert_eq!(redone.spots, after.spots);
 }

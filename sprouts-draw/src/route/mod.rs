@@ -12,6 +12,7 @@
 //! everything); then [`Board::play_spline`], whose authority check reads the picture back.
 
 mod band;
+mod barrier;
 mod fit;
 mod marked;
 mod planner;
@@ -80,6 +81,8 @@ pub enum RouteMethod {
     Stroke,
     /// The shortest way on the grid.
     Shortest,
+    /// The shortest way that avoids the barrier trees of spec 3.3.
+    Barrier,
     /// The parity search with this many rays.
     Parity(usize),
 }
@@ -516,7 +519,26 @@ fn prepare(
             }
         } else {
             let e = enclosure.as_ref().expect("hypotheses need an enclosure");
-            'hyp: for want_inside in &hypotheses {
+            // The barrier trees first (two different corners), the parity search after.
+            if !same_corner {
+                let keep = |r: f64| r + scene.d0 + 2.0 * cell;
+                let tries: Vec<(&[bool], bool)> = match plan.want {
+                    Want::SideA(_) => vec![(&hypotheses[0], true), (&hypotheses[1], false)],
+                    _ => vec![(&hypotheses[0], true), (&hypotheses[0], false)],
+                };
+                found = barrier_route(
+                    (&grid, &scene, pos, analysis),
+                    e,
+                    (plan.from, plan.to),
+                    (ca, &sources, keep(ra)),
+                    (cb, &targets, keep(rb)),
+                    &tries,
+                    &judge,
+                    &[a, b],
+                )
+                .map(|r| (r, RouteMethod::Barrier));
+            }
+            'hyp: for want_inside in hypotheses.iter().filter(|_| found.is_none()) {
                 let inside: Vec<Point> = e
                     .others
                     .iter()
@@ -587,7 +609,21 @@ fn prepare(
     // Relax.
     let band = BandSettings::from_settings(settings);
     let relaxed = band::relax(&route, &scene, &[a, b], &band, observer);
-    let route = if judge(&relaxed) { relaxed } else { route };
+    let route = if judge(&relaxed) && is_simple(&relaxed) {
+        relaxed
+    } else {
+        route
+    };
+
+    // Two spots close together: the new spot, near half the arc length, needs its disc clear
+    // of both, so a route too short for it bows out to one side.
+    let route = if a != b {
+        bow_out(&route, &grid, &scene, (ca, ra), (cb, rb), &|r| {
+            judge(r) && is_simple(r)
+        })
+    } else {
+        route
+    };
 
     // Ports, fit, certificate.
     let stub = ra.max(rb) + 0.5 * scene.d0;
@@ -653,6 +689,134 @@ fn prepare(
     })
 }
 
+/// The barrier route of spec 3.3: for each way of sorting the boundaries tried (which
+/// boundaries are inside, and whether the region side of the arc is), the shortest way that
+/// avoids both trees; the shortest of those the judge accepts, shortened.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the picture, the move's ends and the judge are all needed"
+)]
+fn barrier_route(
+    (grid, scene, pos, analysis): (&FreeGrid, &Scene, &Position, &Analysis),
+    e: &Enclosure,
+    corners: (Corner, Corner),
+    (ca, sources, free_a): (Point, &[Cell], f64),
+    (cb, targets, free_b): (Point, &[Cell], f64),
+    tries: &[(&[bool], bool)],
+    judge: &dyn Fn(&[Point]) -> bool,
+    ends: &[SpotId],
+) -> Option<Vec<Point>> {
+    let others: Vec<BoundaryId> = e.others.iter().map(|o| o.0).collect();
+    let bars = barrier::Barriers::new(
+        grid,
+        scene,
+        pos,
+        analysis,
+        corners,
+        &others,
+        sources,
+        &[(ca, free_a), (cb, free_b)],
+    )?;
+    let length = |r: &[Point]| r.windows(2).map(|w| (w[1] - w[0]).norm()).sum::<f64>();
+    let mut best: Option<(f64, Vec<Point>)> = None;
+    for &(want_inside, xy_inside) in tries {
+        let Some(g) = bars.closed_grid(grid, want_inside, xy_inside) else {
+            continue;
+        };
+        let srcs: Vec<Cell> = sources
+            .iter()
+            .copied()
+            .filter(|&c| g.open[c as usize])
+            .collect();
+        let tgts: Vec<Cell> = targets
+            .iter()
+            .copied()
+            .filter(|&c| g.open[c as usize])
+            .collect();
+        if srcs.is_empty() || tgts.is_empty() {
+            continue;
+        }
+        let Some(cells) = planner::parity_search(&g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)
+        else {
+            continue;
+        };
+        let route = polyline(&g, ca, &cells, cb);
+        if !judge(&route) {
+            continue;
+        }
+        let pulled = string_pull(&g, &route, scene, ends);
+        let route = if judge(&pulled) { pulled } else { route };
+        let l = length(&route);
+        if best.as_ref().is_none_or(|(bl, _)| l < *bl) {
+            best = Some((l, route));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// The point at half the length of a polyline.
+fn half_way(route: &[Point]) -> Point {
+    let total: f64 = route.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
+    let mut left = 0.5 * total;
+    for w in route.windows(2) {
+        let l = (w[1] - w[0]).norm();
+        if l >= left && l > 0.0 {
+            return w[0] + (w[1] - w[0]) * (left / l);
+        }
+        left -= l;
+    }
+    route[route.len() - 1]
+}
+
+/// A route between two spots so close that the new spot at its middle would crowd them,
+/// replaced by one that bows out to a side where the grid is open (the side the judge
+/// accepts); otherwise the route as it was.
+fn bow_out(
+    route: &[Point],
+    grid: &FreeGrid,
+    scene: &Scene,
+    (ca, ra): (Point, f64),
+    (cb, rb): (Point, f64),
+    accept: &dyn Fn(&[Point]) -> bool,
+) -> Vec<Point> {
+    let r_new = scene.spots.first().map_or(5.0, |s| s.2);
+    let room = ra.max(rb) + r_new + 0.6 * scene.d0 + 0.5 * scene.d0;
+    let mid = half_way(route);
+    if (mid - ca).norm() >= room && (mid - cb).norm() >= room {
+        return route.to_vec();
+    }
+    let chord = cb - ca;
+    let half = 0.5 * chord.norm();
+    if half < 1e-9 {
+        return route.to_vec();
+    }
+    let h = (room * room - half * half).max(0.0).sqrt() + 0.5 * scene.d0;
+    let n = Vector::new(-chord.y, chord.x) / chord.norm();
+    // The side the route already leans to first.
+    let lean = (mid - (ca + chord * 0.5)).dot(&n);
+    let sides = if lean >= 0.0 {
+        [1.0, -1.0]
+    } else {
+        [-1.0, 1.0]
+    };
+    for s in sides {
+        let apex = ca + chord * 0.5 + n * (s * h);
+        let open = |p: Point| grid.cell_at(p).is_some_and(|c| grid.open[c as usize]);
+        let legs_open = (1..=4).all(|k| {
+            let t = 0.5 + 0.1 * f64::from(k);
+            open(ca + (apex - ca) * t) && open(cb + (apex - cb) * t)
+        });
+        if !open(apex) || !legs_open {
+            continue;
+        }
+        let bowed = fit::resample_even(&[ca, apex, cb], 13);
+        if accept(&bowed) {
+            return bowed;
+        }
+    }
+    route.to_vec()
+}
+
 /// Whether a stroke's route leaves and reaches its spots through the right sides.
 fn first_last_ok(
     grid: &FreeGrid,
@@ -694,6 +858,14 @@ fn marked_search(
         let cells =
             planner::parity_search(grid, ca, sources, cb, targets, &rays, want, MAX_STATES)?;
         let route = polyline(grid, ca, &cells, cb);
+        let route = if is_simple(&route) {
+            route
+        } else {
+            uncross(&route)
+        };
+        if !is_simple(&route) {
+            return None;
+        }
         let ins = e.inside(&route);
         let wrong: Vec<usize> = (0..ins.len())
             .filter(|&k| ins[k] != want_inside[k])
@@ -790,6 +962,64 @@ fn no_path(grid: &FreeGrid, scene: &Scene, sources: &[Cell], targets: &[Cell]) -
     }
 }
 
+/// The first pair of segments of a route that cross or touch (not neighbours; for a loop, not
+/// its first and last).
+fn first_crossing(route: &[Point]) -> Option<(usize, usize)> {
+    let n = route.len();
+    if n < 4 {
+        return None;
+    }
+    let closed = route[0] == route[n - 1];
+    let segs: Vec<(Point, Point, [f64; 4])> = route
+        .windows(2)
+        .map(|w| {
+            let (p, q) = (w[0], w[1]);
+            (
+                p,
+                q,
+                [p.x.min(q.x), p.y.min(q.y), p.x.max(q.x), p.y.max(q.y)],
+            )
+        })
+        .collect();
+    let m = segs.len();
+    for i in 0..m {
+        for j in i + 2..m {
+            if closed && i == 0 && j == m - 1 {
+                continue;
+            }
+            let (a, b) = (&segs[i].2, &segs[j].2);
+            if a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3] {
+                continue;
+            }
+            if certified::segments_intersect(segs[i].0, segs[i].1, segs[j].0, segs[j].1) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+/// Takes the crossings out of a route by reversing the stretch between two crossing segments
+/// (a 2-opt move: the ends are kept, each step shortens the route, so it ends). The parity
+/// search may return a route through a cell twice that crosses itself; the result is judged
+/// again by the caller.
+fn uncross(route: &[Point]) -> Vec<Point> {
+    let mut r = route.to_vec();
+    for _ in 0..200 {
+        match first_crossing(&r) {
+            None => break,
+            Some((i, j)) => r[i + 1..=j].reverse(),
+        }
+    }
+    r
+}
+
+/// Whether a route does not cross or touch itself (its first and last segments may share the
+/// spot of a loop).
+fn is_simple(route: &[Point]) -> bool {
+    first_crossing(route).is_none()
+}
+
 /// Shortens a route by straight shortcuts through open cells that go round no spot (so the
 /// route keeps its way round everything).
 fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId]) -> Vec<Point> {
@@ -826,7 +1056,8 @@ fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId])
         i = j;
     }
     out.push(route[n - 1]);
-    out
+    // A shortcut may cross the route's own other strand (a loop's two sides share the cells).
+    if is_simple(&out) { out } else { route.to_vec() }
 }
 
 /// Spots of a region's boundaries: the boundaries of region `r` holding the spots.

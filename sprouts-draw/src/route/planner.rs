@@ -356,7 +356,7 @@ impl FreeGrid {
         Vec::new()
     }
 
-    fn neighbours(&self, c: Cell) -> impl Iterator<Item = (Cell, f64)> + '_ {
+    pub(crate) fn neighbours(&self, c: Cell) -> impl Iterator<Item = (Cell, f64)> + '_ {
         let (i, j) = ((c as usize % self.nx) as i32, (c as usize / self.nx) as i32);
         NEIGHBOURS.iter().filter_map(move |&(di, dj)| {
             let (a, b) = (i + di, j + dj);

@@ -491,6 +491,7 @@ mod tests {
         let mut fast = Canonicalizer::new();
         let mut slow = Canonicalizer::new();
         slow.tree.reference = true;
+        slow.render.reference = true;
         let (mut a, mut b) = (String::new(), String::new());
         for r in [Reductions::Glop, Reductions::Plain] {
             let ea = fast.canonical_into(p, r, DEFAULT_BUDGET, &mut a);
@@ -521,6 +522,51 @@ mod tests {
                 with_and_without_shortcuts(&p.play(&child).unwrap());
             }
         }
+    }
+
+    /// Lands of one region are written straight from their code: the same text as decoding,
+    /// with compact and extended letters.
+    #[test]
+    fn single_regions_written_directly() {
+        let letters = "abcdefghijklmnopqrstuvwxyz";
+        let mut cases: Vec<String> = vec![
+            "0".into(),
+            "0*3".into(),
+            "0*2.2.0*3.12".into(),
+            "22".into(),
+            "0.1a1a".into(),
+            "0.1a2a1b1b".into(),
+        ];
+        for n in [11, 12, 13, 14] {
+            // Letters past `l` are written `m(k)`.
+            let letter = |k: usize| {
+                if k < 12 {
+                    letters[k..=k].to_string()
+                } else {
+                    format!("m({})", k + 1)
+                }
+            };
+            let mut p: Vec<String> = (0..n)
+                .map(|k| format!("1{}1{}", letter(k), letter(k)))
+                .collect();
+            p.push("0*2".into());
+            cases.push(p.join("."));
+        }
+        for text in &cases {
+            let p = Position::parse_glop(text).unwrap();
+            with_and_without_shortcuts(&p);
+            let form = p.canonical();
+            assert_eq!(
+                Position::parse_glop(form.as_str()).unwrap().canonical(),
+                form
+            );
+        }
+        let p = Position::parse_glop(&cases[cases.len() - 1]).unwrap();
+        assert!(
+            p.canonical().as_str().contains("m(14)"),
+            "{}",
+            p.canonical()
+        );
     }
 
     #[track_caller]

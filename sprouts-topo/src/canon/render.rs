@@ -9,7 +9,7 @@
 
 use super::shape::{LABEL_BASE, Shape};
 use super::tree::{BND, CLASS, END, GRP, NEW, NOT_TREE, REF, REG, ROOT_2, ROOT_G, ROOT_R};
-use crate::notation::{Flat, LABEL, WriteScratch, write_flat};
+use crate::notation::{COMPACT_LOWER, LABEL, WriteScratch, push_letter, push_number, write_lands};
 
 /// Scratch space for decoding and writing.
 #[derive(Default, Debug)]
@@ -24,11 +24,14 @@ pub(crate) struct RenderScratch {
     /// Per piece being decoded: the labels named so far (global ids).
     names: Vec<u32>,
     next_label: u32,
-    // The flat form handed to the writer.
-    toks: Vec<u32>,
-    bnd: Vec<u32>,
+    /// The boundaries grouped by region: region `r` is `order[reg[r]..reg[r + 1]]`.
+    order: Vec<u32>,
     reg: Vec<u32>,
+    fill: Vec<u32>,
     write: WriteScratchBox,
+    /// Decode every land (no direct writing of single regions): the reference the shortcut is
+    /// tested against.
+    pub(crate) reference: bool,
 }
 
 /// `WriteScratch` does not implement `Debug`; wrap it.
@@ -45,6 +48,10 @@ impl RenderScratch {
     /// Writes the land whose canonical code is `code` (a land of `shape`, index `land`, used only
     /// for codes that are not trees) in GLOP notation, appending to `out`.
     pub(crate) fn render(&mut self, code: &[u32], shape: &Shape, land: usize, out: &mut String) {
+        if !self.reference && code[0] == ROOT_R && shape.land[land + 1] - shape.land[land] == 1 {
+            write_single_region(code, out);
+            return;
+        }
         self.btoks.clear();
         self.bnds.clear();
         self.pairs.clear();
@@ -68,33 +75,39 @@ impl RenderScratch {
             }
             other => unreachable!("a land code starts with a root marker, not {other}"),
         }
-        // Group boundaries by region, keeping the order they were given.
-        self.pairs.sort_by_key(|&(r, _)| r);
-        self.toks.clear();
-        self.bnd.clear();
-        self.bnd.push(0);
+        // Group boundaries by region, keeping the order they were given (a counting sort), and
+        // write them where they lie.
+        let nr = self.n_regions as usize;
         self.reg.clear();
-        self.reg.push(0);
-        let mut k = 0;
-        for r in 0..self.n_regions {
-            while k < self.pairs.len() && self.pairs[k].0 == r {
-                let (s, e) = self.bnds[self.pairs[k].1 as usize];
-                self.toks
-                    .extend_from_slice(&self.btoks[s as usize..e as usize]);
-                self.bnd.push(self.toks.len() as u32);
-                k += 1;
-            }
-            self.reg.push(self.bnd.len() as u32 - 1);
+        self.reg.resize(nr + 1, 0);
+        for &(r, _) in &self.pairs {
+            self.reg[r as usize + 1] += 1;
+        }
+        for r in 0..nr {
+            self.reg[r + 1] += self.reg[r];
+        }
+        self.order.clear();
+        self.order.resize(self.pairs.len(), 0);
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.reg[..nr]);
+        for &(r, b) in &self.pairs {
+            let k = &mut self.fill[r as usize];
+            self.order[*k as usize] = b;
+            *k += 1;
         }
         let land = [0, self.n_regions];
-        let flat = Flat {
-            toks: &self.toks,
-            bnd: &self.bnd,
-            reg: &self.reg,
-            land: &land,
-            labels: self.next_label as usize,
-        };
-        write_flat(&flat, &mut self.write.0, out);
+        let (order, bnds, btoks) = (&self.order, &self.bnds, &self.btoks);
+        write_lands(
+            &land,
+            &self.reg,
+            self.next_label as usize,
+            |b| {
+                let (s, e) = bnds[order[b] as usize];
+                &btoks[s as usize..e as usize]
+            },
+            &mut self.write.0,
+            out,
+        );
     }
 
     fn new_region(&mut self) -> u32 {
@@ -191,4 +204,57 @@ impl RenderScratch {
             }
         }
     }
+}
+
+/// Writes the code of a land of one region straight as text: what decoding it and handing it to
+/// the GLOP writer gives. Its boundaries are the code's pieces in order (each `GRP word END`);
+/// every label is met twice in the region, so it is a lower-case letter, named in order of first
+/// appearance, which is the order the code names them in; runs of lone seeds are `0*n`.
+fn write_single_region(code: &[u32], out: &mut String) {
+    debug_assert!(code[0] == ROOT_R && code[1] == REG);
+    let labels = code.iter().filter(|&&u| (NEW..REF).contains(&u)).count() as u32;
+    let extended = labels > COMPACT_LOWER;
+    let mut next = 0u32;
+    let mut i = 2;
+    let mut first = true;
+    while code[i] == GRP {
+        if !first {
+            out.push('.');
+        }
+        first = false;
+        if code[i + 1] == CLASS && code[i + 2] == END {
+            // A run of lone seeds.
+            let mut run = 1u32;
+            i += 3;
+            while code[i] == GRP && code[i + 1] == CLASS && code[i + 2] == END {
+                run += 1;
+                i += 3;
+            }
+            if run >= 2 {
+                out.push_str("0*");
+                push_number(out, run);
+            } else {
+                out.push('0');
+            }
+            continue;
+        }
+        i += 1;
+        // A `REF` counts from the first letter named in its piece.
+        let piece_base = next;
+        while code[i] >= CLASS {
+            let unit = code[i];
+            i += 1;
+            if unit < NEW {
+                out.push((b'0' + (unit - CLASS) as u8) as char);
+            } else if unit < REF {
+                next += 1;
+                push_letter(out, b'a', b'm', next, extended);
+            } else {
+                push_letter(out, b'a', b'm', piece_base + (unit - REF) + 1, extended);
+            }
+        }
+        debug_assert_eq!(code[i], END);
+        i += 1;
+    }
+    debug_assert_eq!(code[i], END);
 }

@@ -266,7 +266,6 @@ pub(crate) fn build(
     //    regions, seeds and sprouts in order, then a `2` per private 1-life spot.
     if mode.glop && any_small {
         merge_small_regions(pos, scratch);
-        count_occurrences(scratch);
     }
     // 4. Labels, lands, and the shape.
     label_and_emit(pos, scratch, shape);
@@ -344,6 +343,11 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
                 }
             }
             kept.extend_from_slice(&privates);
+            // A private spot is now met once (its region, the only one it is met in, keeps it
+            // once); every other spot keeps its occurrences, so nothing else needs recounting.
+            for &c in &privates {
+                scratch.spots[c.index()].occ = 1;
+            }
             if kept.len() > start {
                 bnd.push(kept.len() as u32);
                 bag.push(true);

@@ -167,6 +167,8 @@ pub(crate) struct TreeScratch {
     /// every comparison (the reference the shortcuts are tested against).
     pub(crate) reference: bool,
     other: Vec<u32>,
+    /// Scratch for counting sorts.
+    fill: Vec<u32>,
 }
 
 /// The readings of a bag (at most three spots, so at most six orders).
@@ -218,17 +220,15 @@ impl TreeScratch {
         // code otherwise.
         // Boundaries of one or two corners, and bags, read the same both ways: if there are only
         // such, the mirror image is the same land.
-        let chiral = (0..self.nb).any(|b| {
-            let bi = self.b_first + b;
-            !shape.bag[bi] && shape.bnd[bi + 1] - shape.bnd[bi] >= 3
-        });
-        let orientation = if orient == Orient::Mirrored {
-            std::cmp::Ordering::Greater
-        } else if orient == Orient::Best && chiral {
-            self.orientation_key(shape, false)
-                .cmp(&self.orientation_key(shape, true))
-        } else {
-            std::cmp::Ordering::Less
+        let orientation = match orient {
+            Orient::Mirrored => std::cmp::Ordering::Greater,
+            Orient::Straight => std::cmp::Ordering::Less,
+            Orient::Best => match self.orientation_keys(shape) {
+                // Only boundaries of one or two corners, and bags: they read the same both ways,
+                // so the mirror image is the same land.
+                None => std::cmp::Ordering::Less,
+                Some((straight, mirrored)) => straight.cmp(&mirrored),
+            },
         };
         let ctx = Ctx {
             shape,
@@ -305,14 +305,23 @@ impl TreeScratch {
         }
     }
 
-    /// An orientation invariant: over every ordinary boundary of three corners or more, the sum
-    /// of a hash of each cyclic triple of consecutive classes. Rotating a boundary does not change
-    /// it; reversing one usually does. Any invariant would do: orientations with equal values are
-    /// both computed in full.
-    fn orientation_key(&self, shape: &Shape, mirror: bool) -> u64 {
-        let mut total = 0u64;
-        for b in 0..self.nb {
-            let bi = self.b_first + b;
+    /// An orientation invariant, straight and mirrored: over every ordinary boundary of three
+    /// corners or more, the sum of a hash of each cyclic triple of consecutive classes. Rotating a
+    /// boundary does not change it; reversing one usually does. Any invariant would do:
+    /// orientations with equal values are both computed in full. `None` when there is no such
+    /// boundary (the land is then its own mirror image).
+    ///
+    /// Both sums come from one pass: the mirrored reading meets the same triples, each reversed.
+    fn orientation_keys(&self, shape: &Shape) -> Option<(u64, u64)> {
+        #[inline]
+        fn mix(x: u64) -> u64 {
+            let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x ^ (x >> 32)
+        }
+        let mut chiral = false;
+        let (mut straight, mut mirrored) = (0u64, 0u64);
+        for bi in self.b_first..self.b_first + self.nb {
             if shape.bag[bi] {
                 continue;
             }
@@ -321,21 +330,20 @@ impl TreeScratch {
             if m < 3 {
                 continue;
             }
-            let class = |k: usize| -> u64 {
-                let t = toks[if mirror { m - 1 - k } else { k }];
-                u64::from(self.class_of(t))
-            };
-            let (mut a, mut b2) = (class(m - 2), class(m - 1));
-            for k in 0..m {
-                let c = class(k);
-                let x = (a | b2 << 8 | c << 16).wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                total = total.wrapping_add(x ^ (x >> 32));
-                a = b2;
-                b2 = c;
+            chiral = true;
+            let (mut a, mut b) = (
+                u64::from(self.class_of(toks[m - 2])),
+                u64::from(self.class_of(toks[m - 1])),
+            );
+            for &t in toks {
+                let c = u64::from(self.class_of(t));
+                straight = straight.wrapping_add(mix(a | b << 8 | c << 16));
+                mirrored = mirrored.wrapping_add(mix(c | b << 8 | a << 16));
+                a = b;
+                b = c;
             }
         }
-        total
+        chiral.then_some((straight, mirrored))
     }
 
     /// Loads the land's boundaries, regions and labels (local numbering).
@@ -385,7 +393,9 @@ impl TreeScratch {
         }
         self.locc.clear();
         self.locc.resize(self.lstart[self.nl] as usize, (0, 0));
-        let mut fill: SmallVec<[u32; 64]> = self.lstart[..self.nl].iter().copied().collect();
+        let mut fill = std::mem::take(&mut self.fill);
+        fill.clear();
+        fill.extend_from_slice(&self.lstart[..self.nl]);
         for b in 0..self.nb {
             let (s, e) = (shape.bnd[bs + b] as usize, shape.bnd[bs + b + 1] as usize);
             for (k, &t) in shape.toks[s..e].iter().enumerate() {
@@ -396,6 +406,7 @@ impl TreeScratch {
                 }
             }
         }
+        self.fill = fill;
     }
 
     /// Builds the pieces and the tree; returns whether the land is a tree.
@@ -435,12 +446,15 @@ impl TreeScratch {
         }
         self.gbnd.clear();
         self.gbnd.resize(nb, 0);
-        let mut fill: SmallVec<[u32; 64]> = self.gstart[..self.ng].iter().copied().collect();
+        let mut fill = std::mem::take(&mut self.fill);
+        fill.clear();
+        fill.extend_from_slice(&self.gstart[..self.ng]);
         for b in 0..nb {
             let g = self.bgroup[b] as usize;
             self.gbnd[fill[g] as usize] = b as u32;
             fill[g] += 1;
         }
+        self.fill = fill;
         // A piece meets each region at most once, and the graph is connected with one edge fewer
         // than nodes.
         self.mark.clear();
@@ -759,11 +773,18 @@ impl TreeScratch {
             orders: [[0; 3]; 6],
         };
         let tied = (1..nu).any(|i| keys[i - 1] == keys[i]);
-        if !tied && !self.reference {
-            // One reading: the sorted order.
+        if (!tied && !self.reference) || nu == 2 {
+            // The sorted order; with two tied labels that cannot be exchanged freely, also the
+            // other order (what the general rule below gives for two labels).
             plans.count = 1;
             plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
             plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            if nu == 2 && tied && !swappable(0, 1) {
+                plans.count = 2;
+                plans.orders[1][..nf].copy_from_slice(&fixed[..nf]);
+                plans.orders[1][nf] = unnamed[1];
+                plans.orders[1][nf + 1] = unnamed[0];
+            }
             return plans;
         }
         const PERMS: [[usize; 3]; 6] = [
@@ -843,7 +864,10 @@ impl TreeScratch {
         // The least rotation repeats with the word's smallest period.
         let w = &self.best_blind;
         let period = (1..=m)
-            .find(|&p| m.is_multiple_of(p) && (p..m).all(|i| w[i] == w[i - p]))
+            .find(|&p| {
+                // (The first comparison rules out most candidates without a division.)
+                (p == m || w[p] == w[0]) && m.is_multiple_of(p) && (p..m).all(|i| w[i] == w[i - p])
+            })
             .unwrap_or(m);
         let mut r = start % period;
         while r < m {
@@ -916,11 +940,16 @@ impl TreeScratch {
             self.best_key = best_key.0;
         }
         // A bag start stands for all its readings.
+        // Their readings are kept for the walks (with no label named yet, a walk would work out
+        // the same ones).
+        let mut bag_plans: SmallVec<[(u32, BagPlans); 2]> = SmallVec::new();
         if starts.iter().any(|&(_, rd)| rd == BAG_ALL) {
             let mut expanded: SmallVec<[(u32, u32); 8]> = SmallVec::new();
             for &(b, rd) in &starts {
                 if rd == BAG_ALL {
-                    let n = self.bag_plan(ctx, None, b as usize).count;
+                    let plans = self.bag_plan(ctx, None, b as usize);
+                    let n = plans.count;
+                    bag_plans.push((b, plans));
                     expanded.extend((0..u32::from(n)).map(|r| (b, r)));
                 } else {
                     expanded.push((b, rd));
@@ -938,7 +967,15 @@ impl TreeScratch {
             }
             let mut t = std::mem::take(&mut self.trav);
             let bound = if have { Some(best.as_slice()) } else { None };
-            let done = self.walk(ctx, b0 as usize, rot as usize, root, &mut t, bound, budget);
+            let plans = bag_plans.iter().find(|&&(b, _)| b == b0).map(|(_, p)| p);
+            let done = self.walk(
+                ctx,
+                (b0 as usize, rot as usize, plans),
+                root,
+                &mut t,
+                bound,
+                budget,
+            );
             budget.spend(t.code.len());
             if done && (!have || t.code < best) {
                 std::mem::swap(&mut best, &mut t.code);
@@ -966,8 +1003,9 @@ impl TreeScratch {
         t.code.clear();
     }
 
-    /// Walks the piece from boundary `b0` read in reading `rot`, leaving its code in `t.code`.
-    /// With a `bound`, gives up (returns false) as soon as the code is greater than it.
+    /// Walks the piece from boundary `b0` read in reading `rot` (of `plans` if given: the readings
+    /// of `b0`, a bag), leaving its code in `t.code`. With a `bound`, gives up (returns false) as
+    /// soon as the code is greater than it.
     #[allow(
         clippy::too_many_arguments,
         reason = "the walk's context is spread over the scratch"
@@ -975,8 +1013,7 @@ impl TreeScratch {
     fn walk(
         &mut self,
         ctx: Ctx<'_>,
-        b0: usize,
-        rot: usize,
+        (b0, rot, plans): (usize, usize, Option<&BagPlans>),
         root: bool,
         t: &mut Trav,
         bound: Option<&[u32]>,
@@ -995,7 +1032,14 @@ impl TreeScratch {
         t.disc[b0] = true;
         t.queue.push((b0 as u32, NONE));
         t.qi = 1;
-        self.emit_word(ctx, t, b0, rot);
+        match plans {
+            Some(plans) => {
+                for &tok in plans.order(rot.min(usize::from(plans.count) - 1)) {
+                    self.emit_token(t, tok);
+                }
+            }
+            None => self.emit_word(ctx, t, b0, rot),
+        }
         if root {
             self.push_region_code(t, self.breg[b0] as usize);
         }
@@ -1335,7 +1379,8 @@ fn check_bound(code: &[u32], bound: &mut Option<&[u32]>) -> bool {
 fn least_word(shape: &Shape, toks: &[u32], mirror: bool, word: &mut Vec<u32>, best: &mut Vec<u32>) {
     let m = toks.len();
     let at = |rd: usize, k: usize| -> u32 {
-        let i = (rd + k) % m;
+        // rd and k are below m: one subtraction wraps (no division).
+        let i = if rd + k >= m { rd + k - m } else { rd + k };
         if mirror { toks[m - 1 - i] } else { toks[i] }
     };
     let unit_first = |t: u32| -> u32 {

@@ -31,6 +31,10 @@ struct Node {
     options: Box<[TreeId]>,
     outcome: Outcome,
     birthday: u32,
+    /// The normal-play nimber (Grundy value). Misère-equal games have equal nimbers (the nimber
+    /// is the base of Conway's genus, an invariant of misère equality: *On Numbers and Games*,
+    /// ch. 12), so it is a cheap test of inequality.
+    nimber: u32,
     /// `Some(n)` when the tree is the nim heap `*n`.
     heap: Option<u32>,
 }
@@ -152,11 +156,18 @@ impl MisereStore {
         'pass: loop {
             let whole = self.outcome_of_options(&set);
             for idx in 0..set.len() {
-                let mut rest = set.clone();
-                let x = rest.remove(idx);
-                if rest.is_empty() && whole == Outcome::Loss {
+                let x = set[idx];
+                if set.len() == 1 && whole == Outcome::Loss {
                     continue;
                 }
+                // The game {S \ x} without building it: its outcome and nimber first, a cheap
+                // test that rules out most options of `x`.
+                let target = self.signature_without(&set, idx);
+                if !self.options(x).iter().any(|&y| self.signature(y) == target) {
+                    continue;
+                }
+                let mut rest = set.clone();
+                rest.remove(idx);
                 if self.has_option_equal_to(x, &rest) {
                     set = rest;
                     continue 'pass;
@@ -310,15 +321,17 @@ impl MisereStore {
         TreeDisplay { store: self, tree }
     }
 
-    /// The sum `trees` without zeros, with `*1`s folded away (`*1 + *1 = 0`, `*1 + *n = *(n ⊕ 1)`),
-    /// sorted.
-    fn normalise_sum(&mut self, trees: &[TreeId]) -> Vec<TreeId> {
+    /// The sum `trees` as a sorted list of parts without zeros, with `*1`s folded away
+    /// (`*1 + *1 = 0`, `*1 + *n = *(n ⊕ 1)`): a sum equal to `trees` that is cheap to make (no
+    /// simplest form is built), the form [`outcome_of_sum`](Self::outcome_of_sum) works on.
+    pub fn normalise_sum(&mut self, trees: &[TreeId]) -> Vec<TreeId> {
         let star = self.heap(1);
         let mut parts: Vec<TreeId> = trees
             .iter()
             .copied()
             .filter(|&t| t != TreeId::ZERO && t != star)
             .collect();
+        parts.sort_unstable();
         let stars = trees.iter().filter(|&&t| t == star).count();
         if stars % 2 == 1 {
             let bigger_heap = parts.iter().position(|&t| self.heap_size(t).is_some());
@@ -341,39 +354,95 @@ impl MisereStore {
         )
     }
 
+    /// The outcome and nimber of a tree: equal games have equal signatures.
+    fn signature(&self, tree: TreeId) -> (Outcome, u32) {
+        let node = &self.nodes[tree.index()];
+        (node.outcome, node.nimber)
+    }
+
+    /// The outcome and nimber of the game whose options are `options` but the one at `skip`.
+    fn signature_without(&self, options: &[TreeId], skip: usize) -> (Outcome, u32) {
+        let rest = || {
+            options
+                .iter()
+                .enumerate()
+                .filter(move |&(idx, _)| idx != skip)
+                .map(|(_, &o)| o)
+        };
+        let outcome = Outcome::from_win(
+            options.len() == 1 || rest().any(|o| self.outcome(o) == Outcome::Loss),
+        );
+        (outcome, self.mex(rest()))
+    }
+
+    /// The least nimber missing among the nimbers of `options`.
+    fn mex(&self, options: impl Iterator<Item = TreeId>) -> u32 {
+        let mut seen: u64 = 0;
+        let mut big: Vec<u32> = Vec::new();
+        for o in options {
+            let n = self.nodes[o.index()].nimber;
+            match n < 64 {
+                true => seen |= 1 << n,
+                false => big.push(n),
+            }
+        }
+        let low = seen.trailing_ones();
+        if low < 64 {
+            return low;
+        }
+        big.sort_unstable();
+        big.dedup();
+        let mut mex = 64;
+        for n in big {
+            if n != mex {
+                break;
+            }
+            mex += 1;
+        }
+        mex
+    }
+
     /// Whether some option of `x` equals the game `{options}`.
     fn has_option_equal_to(&self, x: TreeId, options: &[TreeId]) -> bool {
-        let target = self.outcome_of_options(options);
+        let target = (
+            self.outcome_of_options(options),
+            self.mex(options.iter().copied()),
+        );
         let mut memo = FxHashMap::default();
         self.options(x)
             .iter()
-            .any(|&y| self.outcome(y) == target && self.equals_game(y, options, &mut memo))
+            .any(|&y| self.equals_game(y, options, target, &mut memo))
     }
 
     /// Whether the tree `y` equals the game `h = {options}` whose options are canonical, by
-    /// Conway's equality rule (spec 5.7). Between canonical trees equality is identity, so only
-    /// comparisons with `h` itself recurse.
+    /// Conway's equality rule (spec 5.7); `target` is the outcome and nimber of `h`. Between
+    /// canonical trees equality is identity, so only comparisons with `h` itself recurse.
     fn equals_game(
         &self,
         y: TreeId,
         options: &[TreeId],
+        target: (Outcome, u32),
         memo: &mut FxHashMap<TreeId, bool>,
     ) -> bool {
-        if self.outcome(y) != self.outcome_of_options(options) {
+        if self.signature(y) != target {
+            return false;
+        }
+        let y_options = self.options(y);
+        // The part of the rule that does not recurse first.
+        if !options.iter().all(|&h1| {
+            y_options.binary_search(&h1).is_ok() || self.options(h1).binary_search(&y).is_ok()
+        }) {
             return false;
         }
         if let Some(&known) = memo.get(&y) {
             return known;
         }
-        let y_options = self.options(y);
         let res = y_options.iter().all(|&y1| {
             options.binary_search(&y1).is_ok()
                 || self
                     .options(y1)
                     .iter()
-                    .any(|&y2| self.equals_game(y2, options, memo))
-        }) && options.iter().all(|&h1| {
-            y_options.binary_search(&h1).is_ok() || self.options(h1).binary_search(&y).is_ok()
+                    .any(|&y2| self.equals_game(y2, options, target, memo))
         });
         memo.insert(y, res);
         res
@@ -388,6 +457,7 @@ impl MisereStore {
             .map(|&o| self.birthday(o) + 1)
             .max()
             .unwrap_or(0);
+        let nimber = self.mex(options.iter().copied());
         let sizes: Option<Vec<u32>> = options.iter().map(|&o| self.heap_size(o)).collect();
         let heap = match sizes {
             // Distinct heaps have distinct ids, so the sizes are distinct: `*n` when they fill 0..n.
@@ -402,6 +472,7 @@ impl MisereStore {
             options,
             outcome,
             birthday,
+            nimber,
             heap,
         });
         id

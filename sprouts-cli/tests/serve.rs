@@ -1,0 +1,328 @@
+//! `sprouts serve` over a real WebSocket on loopback: the binary is started on a free port and
+//! spoken to as the page speaks to it (JSON text frames), with tokio-tungstenite.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+/// The server, stopped when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `sprouts serve --port 0` and reads the address it prints.
+fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprouts"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the sprouts binary runs");
+    let stdout = child.stdout.take().expect("piped");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the server prints its address");
+    let start = line.find("http://").expect("an address") + "http://".len();
+    let end = line[start..].find('/').expect("a path") + start;
+    Server {
+        url: format!("ws://{}/ws", &line[start..end]),
+        child,
+    }
+}
+
+/// One page's connection.
+struct Page {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    session: String,
+}
+
+/// How long any answer may take (the machine may be busy).
+const WAIT: Duration = Duration::from_secs(60);
+
+impl Page {
+    /// Connects and says hello; checks the welcome.
+    async fn open(server: &Server) -> Page {
+        let (ws, _) = connect_async(server.url.as_str())
+            .await
+            .expect("the WebSocket opens");
+        let mut page = Page {
+            ws,
+            session: String::new(),
+        };
+        page.send_text(&json!({"type": "hello", "protocol": 1}).to_string())
+            .await;
+        let welcome = page.next().await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        assert_eq!(welcome["protocol"], 1);
+        page.session = welcome["session"].as_str().expect("an id").to_string();
+        page
+    }
+
+    async fn send_text(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("sent");
+    }
+
+    /// Sends a message of the page, with the session id added.
+    async fn send(&mut self, mut msg: Value) {
+        msg["session"] = Value::String(self.session.clone());
+        self.send_text(&msg.to_string()).await;
+    }
+
+    /// The next JSON message (pongs and other frames skipped).
+    async fn next(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("an answer in time")
+                .expect("the connection is open")
+                .expect("a frame");
+            if let Message::Text(t) = frame {
+                return serde_json::from_str(t.as_str()).expect("the server sends JSON");
+            }
+        }
+    }
+
+    /// Reads messages until one satisfies `want`; returns it and every message before it.
+    async fn until(&mut self, want: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
+        let mut seen = Vec::new();
+        loop {
+            let m = self.next().await;
+            if want(&m) {
+                return (m, seen);
+            }
+            seen.push(m);
+        }
+    }
+
+    /// Waits for a state that is not busy; returns it.
+    async fn idle(&mut self) -> Value {
+        self.until(|m| m["type"] == "state" && m["busy"] == false)
+            .await
+            .0
+    }
+
+    /// The game as saved-game JSON.
+    async fn saved(&mut self) -> String {
+        self.send(json!({"type": "save"})).await;
+        let (m, _) = self.until(|m| m["type"] == "saved").await;
+        m["json"].as_str().expect("json").to_string()
+    }
+
+    /// Sends `text` and checks that it is answered by exactly one error (the next message) that
+    /// contains `what`, and that the game is unchanged.
+    async fn rejected(&mut self, text: &str, what: &str) {
+        let before = self.saved().await;
+        self.send_text(text).await;
+        let m = self.next().await;
+        assert_eq!(m["type"], "error", "{text}: {m}");
+        let message = m["message"].as_str().expect("a message");
+        assert!(message.contains(what), "{text}: `{message}`");
+        assert_eq!(self.saved().await, before, "{text}: the game is unchanged");
+    }
+}
+
+fn new_game(spots: u32, blue: Value, red: Value) -> Value {
+    json!({"type": "new_game", "spots": spots, "convention": "normal", "players": [blue, red],
+           "first": 0, "width": 800.0, "height": 600.0})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_over_a_websocket_with_bad_messages_refused() {
+    let server = start();
+    let mut page = Page::open(&server).await;
+    let human = json!({"kind": "human"});
+    let random = json!({"kind": "computer", "spec": "random"});
+
+    page.send(new_game(3, human.clone(), human.clone())).await;
+    let st = page.idle().await;
+    assert_eq!(st["k"], 0);
+    assert_eq!(st["spots"].as_array().map(Vec::len), Some(3));
+    assert!(st["status"].as_str().unwrap().starts_with("Blue to move"));
+
+    // Which spots a press on spot 1 reaches.
+    let s1 = &st["spots"][0];
+    let toward = [s1["x"].as_f64().unwrap() + 30.0, s1["y"].as_f64().unwrap()];
+    page.send(json!({"type": "reach", "k": 0, "from": 1, "toward": toward}))
+        .await;
+    let (lit, _) = page.until(|m| m["type"] == "reachable").await;
+    assert_eq!(lit["from"], 1);
+    assert!(
+        lit["spots"].as_array().unwrap().contains(&json!(2)),
+        "{lit}"
+    );
+
+    // A human move by request (a click move: the router's way).
+    page.send(json!({"type": "draw", "k": 0, "from": 1, "to": 2}))
+        .await;
+    let (st, before) = page
+        .until(|m| m["type"] == "state" && m["busy"] == false && m["k"] == 1)
+        .await;
+    assert_eq!(st["moves"][0], "1 -> 2");
+    assert!(
+        before.iter().any(|m| m["type"] == "log"
+            && m["line"]
+                .as_str()
+                .unwrap()
+                .starts_with("move 1 (Blue): 1 -> 2")),
+        "{before:?}"
+    );
+    assert_eq!(st["curves"].as_array().map(Vec::len), Some(2));
+
+    // Red becomes the computer: it moves at once.
+    page.send(json!({"type": "players", "players": [human.clone(), random.clone()]}))
+        .await;
+    let (st, before) = page
+        .until(|m| m["type"] == "state" && m["busy"] == false && m["k"] == 2)
+        .await;
+    assert!(st["human_to_move"].as_bool().unwrap());
+    assert!(
+        before
+            .iter()
+            .any(|m| m["type"] == "log" && m["line"].as_str().unwrap().starts_with("move 2 (Red)")),
+        "{before:?}"
+    );
+
+    // Bad messages: each answered by one error, the game unchanged.
+    page.rejected("{not json", "not JSON").await;
+    page.rejected(r#"{"type":"fly"}"#, "unknown message type")
+        .await;
+    page.rejected(
+        r#"{"type":"undo","session":"0000000000000000","k":2}"#,
+        "another session",
+    )
+    .await;
+    let sid = page.session.clone();
+    page.rejected(
+        &json!({"type": "undo", "session": sid, "k": 1}).to_string(),
+        "stale position",
+    )
+    .await;
+    page.rejected(
+        &json!({"type": "draw", "session": sid, "k": 2, "from": 1, "to": 99}).to_string(),
+        "there is no spot 99",
+    )
+    .await;
+    page.rejected(
+        &json!({"type": "hello", "protocol": 1}).to_string(),
+        "already",
+    )
+    .await;
+    let before = page.saved().await;
+    page.ws
+        .send(Message::Binary(vec![1u8, 2, 3].into()))
+        .await
+        .expect("sent");
+    let m = page.next().await;
+    assert_eq!(m["type"], "error");
+    assert_eq!(page.saved().await, before);
+
+    // Undo against the computer goes back to the person's turn (two moves), redo forward.
+    page.send(json!({"type": "undo", "k": 2})).await;
+    let st = page.idle().await;
+    assert_eq!(st["k"], 0);
+    assert_eq!(st["can_redo"], true);
+    page.send(json!({"type": "redo", "k": 0})).await;
+    let st = page.idle().await;
+    assert_eq!(st["k"], 2);
+
+    // Save, then load it in another page: the same game; the first page's game is untouched by
+    // the second's.
+    let saved = page.saved().await;
+    let mut other = Page::open(&server).await;
+    other.send(new_game(4, human.clone(), human.clone())).await;
+    other.idle().await;
+    other.send(json!({"type": "load", "json": saved})).await;
+    let loaded = other.idle().await;
+    assert_eq!(loaded["k"], 2);
+    assert_eq!(loaded["glop"], st["glop"]);
+    assert_eq!(loaded["curves"], st["curves"]);
+    assert_eq!(loaded["moves"], st["moves"]);
+    assert_eq!(other.saved().await, saved);
+    assert_eq!(page.saved().await, saved);
+    // The other page's session id does not work on this connection.
+    let other_sid = other.session.clone();
+    page.rejected(
+        &json!({"type": "undo", "session": other_sid, "k": 2}).to_string(),
+        "another session",
+    )
+    .await;
+}
+
+/// While the computer thinks a long time, the connection answers at once (a WebSocket ping, a
+/// save of the log), and `stop` (Space) ends the thinking with the move found so far.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_answers_during_a_long_think_and_stop_ends_it() {
+    let server = start();
+    let mut page = Page::open(&server).await;
+    let human = json!({"kind": "human"});
+    let slow = json!({"kind": "computer", "spec": "montecarlo:120s"});
+    page.send(new_game(8, slow, human)).await;
+    let (st, _) = page
+        .until(|m| m["type"] == "state" && m["busy"] == true)
+        .await;
+    assert_eq!(st["k"], 0);
+    assert!(
+        st["status"].as_str().unwrap().contains("is thinking"),
+        "{st}"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // A ping frame: the pong comes while the computer thinks.
+    let t = Instant::now();
+    page.ws
+        .send(Message::Ping(b"are you there".to_vec().into()))
+        .await
+        .expect("sent");
+    loop {
+        let frame = tokio::time::timeout(WAIT, page.ws.next())
+            .await
+            .expect("a pong in time")
+            .expect("open")
+            .expect("a frame");
+        if let Message::Pong(p) = frame {
+            assert_eq!(p.as_ref(), b"are you there");
+            break;
+        }
+    }
+    let pong = t.elapsed();
+    // A message: answered while the computer thinks.
+    let t = Instant::now();
+    page.send(json!({"type": "save_log"})).await;
+    let (log, _) = page.until(|m| m["type"] == "log_text").await;
+    let answered = t.elapsed();
+    assert!(log["text"].as_str().unwrap().contains("game 1: 8 spots"));
+    assert!(
+        pong < Duration::from_secs(5) && answered < Duration::from_secs(5),
+        "answers in {pong:?} and {answered:?} while the computer thinks for up to 120 s"
+    );
+
+    // Space: the computer stops and plays what it has; the person is to move.
+    let t = Instant::now();
+    page.send(json!({"type": "stop"})).await;
+    let st = page.idle().await;
+    let stopped = t.elapsed();
+    assert_eq!(st["k"], 1, "{st}");
+    assert_eq!(st["human_to_move"], true);
+    assert!(
+        stopped < Duration::from_secs(30),
+        "the stop took {stopped:?}: the 120 s think did not end"
+    );
+}
