@@ -21,7 +21,7 @@
 //! use sprouts_ai::Limits;
 //! use sprouts_topo::Position;
 //! let mut player = player_from_spec("parity-fast:depth=2", 7).unwrap();
-//! let p = Position::new(4);
+//! let p = Position::new(8);
 //! let choice = player.choose(&p, Convention::Normal, &Limits::none()).unwrap();
 //! assert!(p.is_legal(&choice.mv));
 //! assert_eq!(choice.report.depth, 2);

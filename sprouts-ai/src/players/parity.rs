@@ -41,8 +41,16 @@ use crate::impartial::{Convention, Outcome};
 const WIN: f64 = 2.0;
 /// A value that is not exact but near a loss: every sampled move loses.
 const SAMPLED_LOSS: f64 = -1.999;
+/// Positions with at most this many moves left (by the upper bound) have their candidates
+/// decided exactly first, within [`PROBE_NODES`].
+const PROBE_MOVES: u32 = 20;
+/// The nodes of the exact decision of the candidates, per move (the tables are kept across
+/// moves, so later moves reuse what earlier ones proved).
+const PROBE_NODES: u64 = 20_000;
 /// Values this close count as equal at the root.
 const TIE: f64 = 1e-9;
+/// The tie-break plays its games per candidate for at most this many tied candidates in all.
+pub(crate) const TIE_FIELD: usize = 16;
 /// The depth stored with exact values.
 const EXACT_DEPTH: u32 = u32::MAX;
 
@@ -94,6 +102,8 @@ pub(crate) struct RootResult {
     pub(crate) values: Vec<f64>,
     pub(crate) depth: u32,
     pub(crate) nodes: u64,
+    /// The candidates decided exactly before the search.
+    pub(crate) proved: usize,
 }
 
 impl RootResult {
@@ -138,7 +148,8 @@ impl ParitySearch {
         &self.config
     }
 
-    /// Searches the root: every candidate valued at the deepest completed depth.
+    /// Searches the root: every candidate valued at the deepest completed depth within `limits`
+    /// (the player's own time is applied by [`Player::choose`]).
     pub(crate) fn search(
         &mut self,
         position: &Position,
@@ -146,11 +157,6 @@ impl ParitySearch {
         limits: &Limits,
     ) -> RootResult {
         self.moves += 1;
-        let mut limits = limits.clone();
-        if let Some(t) = self.config.time {
-            let d = Instant::now() + t;
-            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
-        }
         let threads = match self.config.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
@@ -162,13 +168,14 @@ impl ParitySearch {
             self.workers.push(Searcher::new(&self.config, seed));
         }
         for w in &mut self.workers {
-            w.start_move(convention, &limits);
+            w.start_move(convention, limits);
         }
         let mut result = RootResult {
             values: vec![0.0; cands.len()],
             cands,
             depth: 0,
             nodes: 0,
+            proved: 0,
         };
         if result.cands.is_empty() {
             return result;
@@ -179,7 +186,31 @@ impl ParitySearch {
             .unwrap_or(u32::MAX)
             .min(upper_bound(position) + 1)
             .max(1);
-        let mut order: Vec<usize> = (0..result.cands.len()).collect();
+        // Near the end of the game, the candidates are first decided exactly where the
+        // solver's search of their parts (nimbers, couples) finishes within a small budget.
+        if convention == Convention::Normal && upper_bound(position) <= PROBE_MOVES {
+            let w = &mut self.workers[0];
+            let mut left = PROBE_NODES;
+            for (i, c) in result.cands.iter().enumerate() {
+                let lands: Vec<&str> = c.form.lands().collect();
+                let before = w.nodes;
+                let child_wins = w.probe(&lands, left);
+                left = left.saturating_sub(w.nodes - before);
+                if let Some(child_wins) = child_wins {
+                    result.values[i] = if child_wins { -WIN } else { WIN };
+                    result.proved += 1;
+                    if !child_wins {
+                        break;
+                    }
+                }
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..result.cands.len())
+            .filter(|&i| result.values[i].abs() < WIN)
+            .collect();
         for depth in 1..=max_depth {
             let must_complete = depth == 1;
             // Round-robin over the workers, best candidates of the last depth first.
@@ -225,41 +256,95 @@ impl ParitySearch {
     }
 
     /// Breaks a tie among `tied` candidates by random games, then at random.
-    fn break_tie(&self, result: &RootResult, tied: &[usize], convention: Convention) -> usize {
+    fn break_tie(
+        &self,
+        result: &RootResult,
+        tied: &[usize],
+        convention: Convention,
+        limits: &Limits,
+    ) -> usize {
         break_tie(
             result,
             tied,
             convention,
             self.config.tie_games,
             mix(self.seed ^ self.moves),
+            limits,
         )
     }
 }
 
-/// Breaks a tie among `tied` candidates by Monte Carlo (`games` per candidate), then at random.
+/// Breaks a tie among `tied` candidates by Monte Carlo, then at random.
+///
+/// A budget of `games` random games per candidate for up to [`TIE_FIELD`] candidates is spent
+/// on a field of at most twice that many tied candidates (drawn at random) by successive
+/// halving: the tied candidates get an equal share of a round's games, the better
+/// half by wins goes on to the next round, until one round's winners are left. A large tie (the
+/// middle game of a 30-spot start ties hundreds of moves) so costs a bounded number of games, and
+/// the clock of `limits` is read between rounds (the first round is always played).
+///
+/// Successive halving: Z. Karnin, T. Koren, O. Somekh, "Almost optimal exploration in
+/// multi-armed bandits", ICML 2013.
 pub(crate) fn break_tie(
     result: &RootResult,
     tied: &[usize],
     convention: Convention,
     games: u32,
     seed: u64,
+    limits: &Limits,
 ) -> usize {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 1);
     if tied.len() == 1 || games == 0 {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         return *tied.choose(&mut rng).expect("a tied candidate");
     }
-    let sub: Vec<Candidate> = tied.iter().map(|&i| result.cands[i].clone()).collect();
-    let (wins, _) = monte_carlo_shares(
-        &sub,
-        MonteCarloBudget::Games(games),
-        seed,
-        convention,
-        &Limits::none(),
-    );
-    let best = *wins.iter().max().expect("tied candidates");
-    let again: Vec<usize> = (0..sub.len()).filter(|&k| wins[k] == best).collect();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 1);
-    tied[*again.choose(&mut rng).expect("a best one")]
+    // A larger tie: a random field of twice that many (random choice among the rest).
+    let field: Vec<usize> = if tied.len() > 2 * TIE_FIELD {
+        tied.choose_multiple(&mut rng, 2 * TIE_FIELD)
+            .copied()
+            .collect()
+    } else {
+        tied.to_vec()
+    };
+    let total = u64::from(games) * field.len().min(TIE_FIELD) as u64;
+    let rounds = u64::from(usize::BITS - (field.len() - 1).leading_zeros()).max(1);
+    // Alive: the tied candidates still in the running, with their wins and games so far.
+    let mut alive: Vec<(usize, u32, u32)> = field.iter().map(|&i| (i, 0, 0)).collect();
+    let mut round = 0u64;
+    loop {
+        let per = (total / rounds / alive.len() as u64).clamp(1, u64::from(games)) as u32;
+        let sub: Vec<Candidate> = alive
+            .iter()
+            .map(|&(i, _, _)| result.cands[i].clone())
+            .collect();
+        let (wins, _) = monte_carlo_shares(
+            &sub,
+            MonteCarloBudget::Games(per),
+            mix(seed ^ mix(round + 1)),
+            convention,
+            &Limits::none(),
+        );
+        for (a, w) in alive.iter_mut().zip(wins) {
+            a.1 += w;
+            a.2 += per;
+        }
+        round += 1;
+        // The better half by share of wins (equal shares: the earlier candidate, a stable order).
+        alive.sort_by(|a, b| {
+            (u64::from(b.1) * u64::from(a.2)).cmp(&(u64::from(a.1) * u64::from(b.2)))
+        });
+        let share = |a: &(usize, u32, u32)| f64::from(a.1) / f64::from(a.2.max(1));
+        let top = share(&alive[0]);
+        let best_count = alive.iter().take_while(|a| share(a) >= top).count();
+        if round >= rounds || alive.len() == 1 || limits.exceeded(0) {
+            return alive[*(0..best_count)
+                .collect::<Vec<_>>()
+                .choose(&mut rng)
+                .expect("a best one")]
+            .0;
+        }
+        let keep = alive.len().div_ceil(2).max(best_count);
+        alive.truncate(keep);
+    }
 }
 
 impl Player for ParitySearch {
@@ -269,12 +354,23 @@ impl Player for ParitySearch {
         convention: Convention,
         limits: &Limits,
     ) -> Option<Choice> {
-        let result = self.search(position, convention, limits);
+        let start = Instant::now();
+        let mut limits = limits.clone();
+        if let Some(t) = self.config.time {
+            let d = start + t;
+            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
+        }
+        // A fifth of the time is kept for breaking ties.
+        let mut search_limits = limits.clone();
+        if let Some(d) = limits.deadline {
+            search_limits.deadline = Some(start + d.saturating_duration_since(start).mul_f64(0.8));
+        }
+        let result = self.search(position, convention, &search_limits);
         if result.cands.is_empty() {
             return None;
         }
         let (best, tied) = result.best();
-        let pick = self.break_tie(&result, &tied, convention);
+        let pick = self.break_tie(&result, &tied, convention, &limits);
         let verdict = result.verdict();
         Some(Choice {
             mv: result.cands[pick].mv.clone(),
@@ -284,7 +380,15 @@ impl Player for ParitySearch {
                 verdict,
                 value: Some(best),
                 work: result.nodes,
-                words: format!("{} tied at the best value", tied.len()),
+                words: if result.proved > 0 {
+                    format!(
+                        "{} decided exactly; {} tied at the best value",
+                        result.proved,
+                        tied.len()
+                    )
+                } else {
+                    format!("{} tied at the best value", tied.len())
+                },
             },
         })
     }
@@ -499,6 +603,17 @@ impl Searcher {
         }
         self.lands.get_mut(form).expect("entered above").nimber = Some(h);
         Ok(h)
+    }
+
+    /// Whether the sum of `lands` is a win for the player to move (normal play), if that is
+    /// worked out within `budget` more nodes (and the move's limits).
+    fn probe(&mut self, lands: &[&str], budget: u64) -> Option<bool> {
+        let saved = self.limits.clone();
+        let cap = self.nodes.saturating_add(budget);
+        self.limits.nodes = Some(saved.nodes.map_or(cap, |n| n.min(cap)));
+        let r = self.win_sum(lands, 0).ok();
+        self.limits = saved;
+        r
     }
 
     /// Whether the sum of `lands` and a heap `*heap` is a win for the player to move (normal

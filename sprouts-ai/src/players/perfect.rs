@@ -94,6 +94,7 @@ impl Player for Perfect {
             cands,
             depth: 0,
             nodes: 0,
+            proved: 0,
         };
         let decided = if !winners.is_empty() {
             Some((Outcome::Win, winners))
@@ -103,7 +104,7 @@ impl Player for Perfect {
             None
         };
         if let Some((verdict, tied)) = decided {
-            let pick = break_tie(&result, &tied, convention, 64, seed);
+            let pick = break_tie(&result, &tied, convention, 64, seed, &limits);
             let words = match verdict {
                 Outcome::Win => format!("{} winning moves of {n}", tied.len()),
                 Outcome::Loss => "every move loses; the best chances by random games".into(),
