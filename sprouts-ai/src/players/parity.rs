@@ -281,7 +281,8 @@ impl ParitySearch {
 /// halving: the tied candidates get an equal share of a round's games, the better
 /// half by wins goes on to the next round, until one round's winners are left. A large tie (the
 /// middle game of a 30-spot start ties hundreds of moves) so costs a bounded number of games, and
-/// the clock of `limits` is read between rounds (the first round is always played).
+/// the clock of `limits` is read before each round: when the time is already up, the choice is
+/// made at random among the tied candidates without any games.
 ///
 /// Successive halving: Z. Karnin, T. Koren, O. Somekh, "Almost optimal exploration in
 /// multi-armed bandits", ICML 2013.
@@ -294,7 +295,7 @@ pub(crate) fn break_tie(
     limits: &Limits,
 ) -> usize {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 1);
-    if tied.len() == 1 || games == 0 {
+    if tied.len() == 1 || games == 0 || limits.exceeded(0) {
         return *tied.choose(&mut rng).expect("a tied candidate");
     }
     // A larger tie: a random field of twice that many (random choice among the rest).
@@ -576,7 +577,9 @@ impl Searcher {
         if let Some(l) = info.longest {
             return l;
         }
-        if info.tried {
+        // Past the clock (a depth that must complete), the fast bound: the exact longest game
+        // is a refinement, not worth overrunning the move's time for.
+        if info.tried || self.limits.exceeded(self.nodes) {
             return info.upper;
         }
         let mut limits = Limits::nodes(self.leaf_budget);
