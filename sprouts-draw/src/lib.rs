@@ -81,4 +81,4 @@ pub use drawing::{
 };
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
 pub use route::{BandSettings, DrawRequest, DrawnMove, Reachable, Refusal, RouteMethod, Side};
-pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};
+pub use saved::{LoadError, MAX_WORLD_SIDE, SAVED_GAME_VERSION, SavedGame};

@@ -203,3 +203,30 @@ fn the_fuzz_seeds_load_or_are_refused() {
         ["three_spots_four_moves.json", "two_spots_one_move.json"]
     );
 }
+
+/// Found by the `saved_game_load` fuzz target: control points millions of pixels outside a
+/// 320 x 240 area made the loader's certified checks run for minutes. Such curves, and areas
+/// larger than [`sprouts_draw::MAX_WORLD_SIDE`], are refused before any geometry.
+#[test]
+fn curves_far_outside_and_huge_areas_are_refused_at_once() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus/saved_game_load/curve_far_outside.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let start = std::time::Instant::now();
+    assert!(matches!(
+        refused(&text),
+        LoadError::CurveOutside {
+            index: 0,
+            from: 1,
+            to: 3
+        }
+    ));
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+
+    let mut json: serde_json::Value = serde_json::from_str(&game(5, 2, 1).to_json()).unwrap();
+    json["world"]["width"] = serde_json::json!(1.0e7);
+    assert!(matches!(
+        refused(&json.to_string()),
+        LoadError::WorldTooLarge { .. }
+    ));
+}
