@@ -1,15 +1,7 @@
 //! `sprouts selfplay`, run as a user runs it.
 
-use std::process::{Command, Output};
-
-fn sprouts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sprouts"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE")
-        .output()
-        .expect("the sprouts binary runs")
-}
+mod common;
+use common::sprouts;
 
 #[test]
 fn selfplay_prints_games_and_a_summary() {

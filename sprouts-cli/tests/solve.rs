@@ -1,15 +1,7 @@
 //! `sprouts solve` and `sprouts analyse`, run as a user runs them.
 
-use std::process::{Command, Output};
-
-fn sprouts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sprouts"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE")
-        .output()
-        .expect("the sprouts binary runs")
-}
+mod common;
+use common::sprouts;
 
 fn stdout_ok(args: &[&str]) -> String {
     let out = sprouts(args);

@@ -1,15 +1,7 @@
 //! `sprouts canon`, `sprouts moves` and `sprouts count`, run as a user runs them.
 
-use std::process::{Command, Output};
-
-fn sprouts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sprouts"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE")
-        .output()
-        .expect("the sprouts binary runs")
-}
+mod common;
+use common::sprouts;
 
 #[track_caller]
 fn check_ok(args: &[&str], expect: &str) {

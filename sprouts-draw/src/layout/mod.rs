@@ -290,21 +290,13 @@ pub(crate) fn fresh_drawing(
         Ok(d)
     };
     // Up to a few rounds of replacing the curves the analysis names by their polylines.
+    let mut done = None;
     for _ in 0..8 {
         let d = assemble(&splines)?;
         match analyse(&d) {
             Ok(_) => {
-                return Ok((
-                    d,
-                    FreshReport {
-                        vertices,
-                        grid,
-                        clearance,
-                        iterations: steps,
-                        smaller_spots,
-                        straight_curves,
-                    },
-                ));
+                done = Some(d);
+                break;
             }
             Err(e) => {
                 let named = e.curves();
@@ -323,9 +315,15 @@ pub(crate) fn fresh_drawing(
             }
         }
     }
-    straight_curves = (0..splines.len()).map(|k| CurveId(k as u32)).collect();
-    let d = assemble(&straight)?;
-    analyse(&d).map_err(|e| LayoutError::Picture(e.to_string()))?;
+    let d = match done {
+        Some(d) => d,
+        None => {
+            straight_curves = (0..splines.len()).map(|k| CurveId(k as u32)).collect();
+            let d = assemble(&straight)?;
+            analyse(&d).map_err(|e| LayoutError::Picture(e.to_string()))?;
+            d
+        }
+    };
     Ok((
         d,
         FreshReport {
