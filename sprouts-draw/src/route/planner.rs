@@ -623,7 +623,10 @@ pub(crate) fn parity_search(
             break;
         }
         let (di, dj) = NEIGHBOURS[dir as usize];
-        let (i, j) = ((at as usize % grid.nx) as i32, (at as usize / grid.nx) as i32);
+        let (i, j) = (
+            (at as usize % grid.nx) as i32,
+            (at as usize / grid.nx) as i32,
+        );
         let p = ((j - dj) as usize * grid.nx + (i - di) as usize) as Cell;
         bits ^= u32::from(edges.of(p)[dir as usize]);
         at = p;
@@ -790,7 +793,9 @@ impl Lift {
                     self.piece[t as usize] == k
                         && in_span(
                             &self.spans[k as usize],
-                            self.q[s as usize] ^ self.q[t as usize] ^ ((bs ^ bt ^ want) & 0xff) as u8,
+                            self.q[s as usize]
+                                ^ self.q[t as usize]
+                                ^ ((bs ^ bt ^ want) & 0xff) as u8,
                         )
                 })
         })
@@ -1066,7 +1071,9 @@ mod tests {
                 continue;
             }
             let pick = |rng: &mut Xoshiro256PlusPlus, k: usize| -> Vec<Cell> {
-                (0..k).map(|_| open[rng.random_range(0..open.len())]).collect()
+                (0..k)
+                    .map(|_| open[rng.random_range(0..open.len())])
+                    .collect()
             };
             let (ks, kt) = (rng.random_range(1..4), rng.random_range(1..4));
             let sources = pick(&mut rng, ks);
@@ -1092,10 +1099,17 @@ mod tests {
                 (Some(cells), Some(cost)) => {
                     found += 1;
                     let got = path_cost(&grid, start, cells, end);
-                    assert!((got - cost).abs() < 1e-6, "case {case}: {got} against {cost}");
+                    assert!(
+                        (got - cost).abs() < 1e-6,
+                        "case {case}: {got} against {cost}"
+                    );
                     assert!(sources.contains(&cells[0]) && targets.contains(cells.last().unwrap()));
                     assert!(cells.iter().all(|&c| grid.open[c as usize]));
-                    assert!(cells.windows(2).all(|p| grid.neighbours(p[0]).any(|(m, _)| m == p[1])));
+                    assert!(
+                        cells
+                            .windows(2)
+                            .all(|p| grid.neighbours(p[0]).any(|(m, _)| m == p[1]))
+                    );
                     let mut pts = vec![start];
                     pts.extend(cells.iter().map(|&c| grid.centre(c)));
                     pts.push(end);
@@ -1105,7 +1119,10 @@ mod tests {
                         .fold(0, |acc, (i, r)| acc | (u32::from(r.parity(&pts)) << i));
                     assert_eq!(got_bits, want, "case {case}: parities");
                 }
-                _ => panic!("case {case}: fast {:?} against reference {slow:?}", fast.is_some()),
+                _ => panic!(
+                    "case {case}: fast {:?} against reference {slow:?}",
+                    fast.is_some()
+                ),
             }
         }
         assert!(found > 50 && none > 10, "found {found}, none {none}");
