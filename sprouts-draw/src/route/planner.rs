@@ -2,8 +2,10 @@
 //! side, the widest way when there is no way, and the parity search of spec 3.3 (an A* search
 //! over cells and one bit per ray).
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
+use std::rc::Rc;
 
 use sprouts_geom::{Point, certified, closest_on_segment, refined_polygon};
 use sprouts_topo::{Corner, SpotId};
@@ -710,7 +712,7 @@ impl EdgeBits {
 /// the basis spans (any cycle can be walked out and back onto), so whether a wanted parity is
 /// reachable is decided without the search.
 struct Lift {
-    dist: Vec<f64>,
+    dist: Rc<Vec<f64>>,
     piece: Vec<u32>,
     q: Vec<u8>,
     spans: Vec<[u8; 8]>,
@@ -719,30 +721,7 @@ struct Lift {
 impl Lift {
     fn new(grid: &FreeGrid, edges: &EdgeBits, targets: &[Cell], end: Point) -> Lift {
         let n = grid.nx * grid.ny;
-        let mut dist = vec![f64::INFINITY; n];
-        let mut heap = BinaryHeap::new();
-        for &t in targets {
-            let d = (grid.centre(t) - end).norm();
-            if d < dist[t as usize] {
-                dist[t as usize] = d;
-                heap.push(Entry(d, t, 0));
-            }
-        }
-        while let Some(Entry(d, c, _)) = heap.pop() {
-            if d > dist[c as usize] {
-                continue;
-            }
-            for (m, w) in grid.neighbours(c) {
-                if !grid.open[m as usize] {
-                    continue;
-                }
-                let nd = d + w;
-                if nd < dist[m as usize] {
-                    dist[m as usize] = nd;
-                    heap.push(Entry(nd, m, 0));
-                }
-            }
-        }
+        let dist = distances_to_end(grid, targets, end);
         let mut piece = vec![u32::MAX; n];
         let mut q = vec![0u8; n];
         let mut spans = Vec::new();
@@ -799,6 +778,88 @@ impl Lift {
                         )
                 })
         })
+    }
+}
+
+/// The distance from every cell to `end` over open cells through one of `targets` (the last
+/// leg a straight segment; infinite where no way leads): one Dijkstra run. The last few
+/// results are kept per thread (the lazy parity search asks again with more rays, for the same
+/// grid and ends), keyed by the grid's open cells themselves, so a grid changed in any way
+/// gets its own run.
+fn distances_to_end(grid: &FreeGrid, targets: &[Cell], end: Point) -> Rc<Vec<f64>> {
+    thread_local! {
+        static CACHE: RefCell<Vec<DistanceKey>> = const { RefCell::new(Vec::new()) };
+    }
+    let found = CACHE.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|k| k.matches(grid, targets, end))
+            .map(|k| Rc::clone(&k.dist))
+    });
+    if let Some(d) = found {
+        return d;
+    }
+    let _span = tracing::debug_span!("distances_to_end").entered();
+    let n = grid.nx * grid.ny;
+    let mut dist = vec![f64::INFINITY; n];
+    let mut heap = BinaryHeap::new();
+    for &t in targets {
+        let d = (grid.centre(t) - end).norm();
+        if d < dist[t as usize] {
+            dist[t as usize] = d;
+            heap.push(Entry(d, t, 0));
+        }
+    }
+    while let Some(Entry(d, c, _)) = heap.pop() {
+        if d > dist[c as usize] {
+            continue;
+        }
+        for (m, w) in grid.neighbours(c) {
+            if !grid.open[m as usize] {
+                continue;
+            }
+            let nd = d + w;
+            if nd < dist[m as usize] {
+                dist[m as usize] = nd;
+                heap.push(Entry(nd, m, 0));
+            }
+        }
+    }
+    let dist = Rc::new(dist);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 3 {
+            c.remove(0);
+        }
+        c.push(DistanceKey {
+            nx: grid.nx,
+            cell: grid.cell,
+            open: grid.open.clone(),
+            targets: targets.to_vec(),
+            end,
+            dist: Rc::clone(&dist),
+        });
+    });
+    dist
+}
+
+/// A kept result of [`distances_to_end`] and everything it was computed from.
+struct DistanceKey {
+    nx: usize,
+    cell: f64,
+    open: Vec<bool>,
+    targets: Vec<Cell>,
+    end: Point,
+    dist: Rc<Vec<f64>>,
+}
+
+impl DistanceKey {
+    fn matches(&self, grid: &FreeGrid, targets: &[Cell], end: Point) -> bool {
+        self.nx == grid.nx
+            && self.cell == grid.cell
+            && self.end == end
+            && self.targets == targets
+            && self.open == grid.open
     }
 }
 
