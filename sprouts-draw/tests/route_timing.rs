@@ -57,7 +57,14 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 #[test]
 #[ignore = "timing; the README gives its figures"]
 fn time_to_draw_a_move() {
-    for (n, games) in [(11, 6), (20, 3)] {
+    // `ROUTE_TIMING_SPOTS=11` for one size only.
+    let only: Option<u32> = std::env::var("ROUTE_TIMING_SPOTS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    for (n, games) in [(11, 6), (20, 3)]
+        .into_iter()
+        .filter(|(n, _)| only.is_none_or(|o| o == *n))
+    {
         let (t, refused) = times(n, games);
         if t.is_empty() {
             eprintln!("{n} spots: no move drawn ({refused} games stopped at a refusal)");
