@@ -185,6 +185,17 @@ pub(crate) struct ChildBufs {
     pub(crate) spans: Vec<(u32, u32, bool)>,
     pub(crate) child: Option<Position>,
     pub(crate) text: String,
+    /// The parent's lands' forms: the text, and per land piece `(land, start, end)`.
+    pub(crate) parent: ParentLands,
+    /// The current child's lands: ranges of `text`.
+    pub(crate) pieces: Vec<(u32, u32)>,
+}
+
+/// The forms of a parent's lands, for [`Position::for_each_child_lands`].
+#[derive(Default, Debug)]
+pub(crate) struct ParentLands {
+    pub(crate) text: String,
+    pub(crate) pieces: Vec<(u32, u32, u32)>,
 }
 
 impl Canonicalizer {
