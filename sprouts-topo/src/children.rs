@@ -57,7 +57,9 @@ impl Position {
         // computed once and only the land played in is canonicalised per move.
         let lands = self.lands();
         with_canonicalizer(|c| {
-            c.remember_lands(true);
+            // Land forms are remembered from call to call (bounded): a land met again, here or in
+            // another position, is not canonicalised again.
+            let was_on = c.keep_remembering(true);
             let ChildBufs {
                 arena,
                 spans,
@@ -132,7 +134,7 @@ impl Position {
                     spans.push((start, arena.len() as u32, exact));
                 }
             }
-            c.remember_lands(false);
+            c.keep_remembering(was_on);
         });
         let ChildBufs { arena, spans, .. } = &mut bufs;
         spans.sort_unstable_by(|a, b| {
