@@ -218,16 +218,22 @@ fn spawn_setup(setup: SetupJob, events: mpsc::UnboundedSender<Event>) {
     });
 }
 
+/// How many of a job's first animation frames are all sent, however fast they come.
+const FRAMES_AT_ONCE: usize = 24;
+
 /// Runs a job on a blocking thread, forwarding its animation and its result.
 fn spawn_job(job: Job, events: mpsc::UnboundedSender<Event>) {
     tokio::task::spawn_blocking(move || {
         let forward = events.clone();
         let mut last = std::time::Instant::now() - std::time::Duration::from_secs(1);
+        let mut sent = 0usize;
         let ticket = job.ticket();
         let run = std::panic::AssertUnwindSafe(move || {
             job.run(&mut |points| {
-                // At most about 30 frames a second.
-                if last.elapsed() >= std::time::Duration::from_millis(30) {
+                // The first frames all (a quick relaxation is over in milliseconds: the page
+                // plays them back at its own pace), then at most about 30 a second.
+                if sent < FRAMES_AT_ONCE || last.elapsed() >= std::time::Duration::from_millis(30) {
+                    sent += 1;
                     last = std::time::Instant::now();
                     let _ =
                         forward.send(Event::Animate(points.iter().map(|p| [p.x, p.y]).collect()));

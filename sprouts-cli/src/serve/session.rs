@@ -1477,6 +1477,7 @@ impl Session {
             .collect();
         let settings = board.settings();
         StateMsg {
+            game: g.number,
             k: g.k(),
             width: board.drawing().world().width,
             height: board.drawing().world().height,
