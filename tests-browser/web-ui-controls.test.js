@@ -84,9 +84,15 @@ test("status line, log, refusals without pixel numbers, undo in the log, setting
   await H.newGame(page, { spots: 3, players: ["human", "human"] });
   let status = await page.textContent("#status");
   assert.match(status, /^Blue to move · 9 lives · moves left: M = 8, m = 6 · Drawing area is \d+ x \d+$/);
-  // Spot 2 marked (Shift+click), a click move 1 -> 1 encloses it.
+  // A right-click marks a spot, another unmarks it.
   let st = await H.state(page);
-  const s2 = st.spots.find(s => s.id === 2);
+  const s2 = st.spots.find(s => s.id === 2), s3 = st.spots.find(s => s.id === 3);
+  const [tx, ty] = await H.screen(page, s3.x, s3.y);
+  await page.mouse.click(tx, ty, { button: "right" });
+  assert.deepEqual(await page.evaluate(() => window.sprouts.marks), [3]);
+  await page.mouse.click(tx, ty, { button: "right" });
+  assert.deepEqual(await page.evaluate(() => window.sprouts.marks), []);
+  // Spot 2 marked (Shift+click), a click move 1 -> 1 encloses it.
   const [mx, my] = await H.screen(page, s2.x, s2.y);
   await page.keyboard.down("Shift");
   await page.mouse.click(mx, my);
@@ -210,5 +216,30 @@ test("a curve is animated as the band relaxes; a picture drawn afresh glides to 
   assert.notDeepEqual(now.spots, old.spots);
   assert.ok(mid === null || mid === now.spots.length);
   await page.screenshot({ path: H.artifact("after-redraw.png") });
+  await page.close();
+});
+
+test("Enter draws the last refused move the shortest way, without marks", { timeout: 60000 }, async () => {
+  const page = await H.openPage(browser, server.url);
+  await H.newGame(page, { spots: 3, players: ["human", "human"] });
+  const st = await H.state(page);
+  // 1 -> 3 with spot 2 marked: a curve between two spots encloses nothing by itself, so the
+  // request cannot be drawn as asked.
+  const s2 = st.spots.find(s => s.id === 2);
+  const [mx, my] = await H.screen(page, s2.x, s2.y);
+  await page.keyboard.down("Shift");
+  await page.mouse.click(mx, my);
+  await page.keyboard.up("Shift");
+  let ans = await clickMove(page, 1, 3);
+  const sent = await page.evaluate(() => window.sprouts.lastRequest);
+  assert.deepEqual(sent.marks, [2]);
+  assert.ok(ans.refusal || ans.error, `refused or an error: ${JSON.stringify(ans.state.moves)}`);
+  assert.equal(ans.state.k, 0);
+  const c = await counts(page);
+  await page.keyboard.press("Enter");
+  ans = await H.answer(page, c);
+  assert.equal(ans.refusal, null); assert.equal(ans.error, null);
+  assert.equal(ans.state.k, 1);
+  assert.equal(ans.state.moves[0], "1 -> 3");
   await page.close();
 });
