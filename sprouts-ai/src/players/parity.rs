@@ -34,7 +34,7 @@ use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
 use super::montecarlo::monte_carlo_shares;
 use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
 use crate::Limits;
-use crate::bounds::{LongestGame, bounds, lower_bound, upper_bound};
+use crate::bounds::{BoundsScratch, LongestGame, lower_bound, upper_bound};
 use crate::impartial::{Convention, Outcome};
 
 /// An exact win for the player to move.
@@ -103,6 +103,8 @@ pub(crate) struct RootResult {
     pub(crate) values: Vec<f64>,
     /// Whether each value is the candidate's value rather than an upper bound.
     pub(crate) exact: Vec<bool>,
+    /// The deepest completed search; when every candidate is decided exactly, at least the
+    /// moves left by the upper bound (the search saw to the end).
     pub(crate) depth: u32,
     pub(crate) nodes: u64,
     /// The candidates decided exactly before the search.
@@ -205,15 +207,16 @@ impl ParitySearch {
         if result.cands.is_empty() {
             return result;
         }
+        let moves_left = upper_bound(position);
         let max_depth = self
             .config
             .depth
             .unwrap_or(u32::MAX)
-            .min(upper_bound(position) + 1)
+            .min(moves_left + 1)
             .max(1);
         // Near the end of the game, the candidates are first decided exactly where the
         // solver's search of their parts (nimbers, couples) finishes within a small budget.
-        if convention == Convention::Normal && upper_bound(position) <= PROBE_MOVES {
+        if convention == Convention::Normal && moves_left <= PROBE_MOVES {
             let w = &mut self.workers[0];
             let mut left = PROBE_NODES;
             for (i, c) in result.cands.iter().enumerate() {
@@ -276,6 +279,13 @@ impl ParitySearch {
             result.depth = depth;
             order.sort_by(|&a, &b| result.values[b].total_cmp(&result.values[a]));
             if result.values.iter().all(|v| v.abs() >= WIN) || limits.exceeded(0) {
+                // Every candidate decided exactly: the search saw to the end of the game.
+                let proved = (0..result.values.len()).all(|i| {
+                    result.values[i] <= -WIN || (result.exact[i] && result.values[i] >= WIN)
+                });
+                if proved {
+                    result.depth = depth.max(moves_left);
+                }
                 break;
             }
         }
@@ -498,6 +508,7 @@ pub(crate) struct Searcher {
     lands: FxHashMap<Box<str>, LandInfo>,
     couples: FxHashMap<(Box<str>, u32), bool>,
     longest: LongestGame,
+    scratch: BoundsScratch,
     canon: Canonicalizer,
     rng: Xoshiro256PlusPlus,
     nodes: u64,
@@ -518,6 +529,7 @@ impl Searcher {
             lands: FxHashMap::default(),
             couples: FxHashMap::default(),
             longest: LongestGame::new(),
+            scratch: BoundsScratch::new(),
             canon,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: 0,
@@ -833,6 +845,8 @@ impl Searcher {
         let mut complete = true;
         let mut best = f64::NEG_INFINITY;
         let mut child = Position::new(0);
+        // The children of a complete position are complete.
+        let whole_picture = Some(pos.is_complete());
         'families: for fam in pos.families() {
             if frozen_region[fam.region().index()] {
                 continue;
@@ -852,7 +866,7 @@ impl Searcher {
                 if !self.unlimited && self.limits.exceeded(self.nodes) {
                     return Err(Abort);
                 }
-                let b = bounds(&child);
+                let b = self.scratch.bounds_with(&child, whole_picture);
                 let upper = b.upper.saturating_sub(node.frozen.upper);
                 let lower = b.lower.saturating_sub(node.frozen.upper).max(1);
                 let v = -self.leaf_value(upper, lower, node.heap);
