@@ -204,6 +204,7 @@ test("a curve is animated as the band relaxes; a picture drawn afresh glides to 
   let stats = await page.evaluate(() => Object.assign({}, window.sprouts.stats));
   assert.ok(stats.framesIn > before.framesIn, "relaxation frames came");
   assert.ok(stats.framesShown > before.framesShown, "and were shown");
+  console.log(`# a click move 1 -> 2: ${stats.framesIn - before.framesIn} relaxation frames received, ${stats.framesShown - before.framesShown} shown`);
   // Redraw: the same position, new places, reached by a tween; half-way the spots are between.
   const old = await H.state(page);
   await page.click("#b-redraw");

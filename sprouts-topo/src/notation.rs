@@ -590,7 +590,9 @@ pub(crate) fn write_lands<'t>(
                         if scratch.first_region[i] == u32::MAX {
                             scratch.first_region[i] = r;
                             upper += 1;
-                        } else if scratch.first_region[i] == r {
+                        } else if scratch.first_region[i] == r && !scratch.lower[i] {
+                            // Met again in its first region: a lower-case letter (counted once,
+                            // however often it is met, so `upper` cannot go below zero).
                             scratch.lower[i] = true;
                             lower += 1;
                             upper -= 1;
@@ -817,6 +819,24 @@ mod tests {
         p.check_invariants().unwrap();
         assert_eq!(write(&p), s);
         assert_eq!(parse(&write(&p)).unwrap(), p);
+    }
+
+    /// A letter met three times in one region (no valid position has one: a 1-life spot has two
+    /// corners) is still written as one lower-case letter, and the count of upper-case letters
+    /// does not wrap below zero.
+    #[test]
+    fn letter_met_three_times_in_a_region_is_lower_case() {
+        let toks: [&[u32]; 2] = [&[LABEL, LABEL, 1], &[LABEL, LABEL + 1, 2, LABEL + 1]];
+        let mut out = String::new();
+        write_lands(
+            &[0, 1],
+            &[0, 2],
+            2,
+            |b| toks[b],
+            &mut WriteScratch::default(),
+            &mut out,
+        );
+        assert_eq!(out, "aa1.ab2b");
     }
 
     #[track_caller]

@@ -99,7 +99,7 @@ impl KeyOptions {
 }
 
 /// A reduced position, land by land.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
     /// Per occurrence: an anonymous class (below `LABEL_BASE`) or `LABEL_BASE + label`.
     pub(crate) toks: Vec<u32>,
@@ -166,6 +166,9 @@ pub(crate) struct ShapeScratch {
     uf: UnionFind,
     /// The number of the current region pass (see `SpotInfo::stamp`).
     pass: u32,
+    /// Build the shape in separate steps (merging small regions into a copy first): the
+    /// reference the one-pass emission is tested against.
+    pub(crate) reference: bool,
 }
 
 impl ShapeScratch {
@@ -262,13 +265,156 @@ pub(crate) fn build(
     }
     // 2. Occurrences among kept spots, and whether both corners of a spot are in one region.
     count_occurrences(scratch);
-    // 3. GLOP: a region with two or three lives is one boundary: its spots shared with other
-    //    regions, seeds and sprouts in order, then a `2` per private 1-life spot.
-    if mode.glop && any_small {
-        merge_small_regions(pos, scratch);
+    // 3. Labels, lands, and the shape; with GLOP's reductions, a region with two or three lives
+    //    is written as one boundary (a bag): its spots shared with other regions, seeds and
+    //    sprouts in order, then a `2` per private 1-life spot.
+    if scratch.reference {
+        if mode.glop && any_small {
+            merge_small_regions(pos, scratch);
+        }
+        label_and_emit(pos, scratch, shape);
+    } else {
+        emit(pos, mode.glop && any_small, scratch, shape);
     }
-    // 4. Labels, lands, and the shape.
-    label_and_emit(pos, scratch, shape);
+}
+
+/// Step 3 in one pass over the kept spots: labels, lands, the shape, and the merged small regions
+/// written as they are read (the same shape as [`merge_small_regions`] then [`label_and_emit`],
+/// without copying the position in between).
+fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
+    let nr = scratch.kept_reg.len() - 1;
+    shape.toks.clear();
+    shape.bnd.clear();
+    shape.bnd.push(0);
+    shape.reg.clear();
+    shape.reg.push(0);
+    shape.land.clear();
+    shape.land.push(0);
+    shape.bag.clear();
+    shape.label_class.clear();
+    let lives_of = pos.lives.as_slice();
+    let kept = scratch.kept.as_slice();
+    let kept_bnd = scratch.kept_bnd.as_slice();
+    let kept_reg = scratch.kept_reg.as_slice();
+    let spots = scratch.spots.as_mut_slice();
+    // Lands: regions joined by a spot met in both (a private spot of a merged region never is).
+    let mut uf = std::mem::take(&mut scratch.uf);
+    let mut any_link = false;
+    for r in 0..nr {
+        let (ks, ke) = (
+            kept_bnd[kept_reg[r] as usize] as usize,
+            kept_bnd[kept_reg[r + 1] as usize] as usize,
+        );
+        for &c in &kept[ks..ke] {
+            let info = &spots[c.index()];
+            if info.occ >= 2 && info.first_region != r as u32 {
+                if !any_link {
+                    uf.reset(nr);
+                    any_link = true;
+                }
+                uf.union(info.first_region, r as u32);
+            }
+        }
+    }
+    scratch.order.clear();
+    scratch.order.extend(0..nr as u32);
+    scratch.land_of.clear();
+    if any_link {
+        for r in 0..nr as u32 {
+            scratch.land_of.push(uf.find(r));
+        }
+        let land_of = &scratch.land_of;
+        scratch.order.sort_by_key(|&r| land_of[r as usize]);
+    } else {
+        scratch.land_of.extend(0..nr as u32);
+    }
+    scratch.uf = uf;
+    let mut n_labels = 0u32;
+    // The token of a spot: its class, or its label (numbered in order of first appearance).
+    #[inline]
+    fn token(
+        spots: &mut [SpotInfo],
+        lives: u8,
+        i: usize,
+        private: bool,
+        n_labels: &mut u32,
+        label_class_out: &mut Vec<u8>,
+    ) -> u32 {
+        let info = &mut spots[i];
+        if private || info.occ < 2 {
+            return u32::from(3 - lives);
+        }
+        if info.label == u32::MAX {
+            info.label = *n_labels;
+            *n_labels += 1;
+            label_class_out.push(label_class(lives, info.occ, info.same_boundary));
+        }
+        LABEL_BASE + info.label
+    }
+    for k in 0..scratch.order.len() {
+        let r = scratch.order[k] as usize;
+        if k > 0 && scratch.land_of[r] != scratch.land_of[scratch.order[k - 1] as usize] {
+            shape.land.push(shape.reg.len() as u32 - 1);
+        }
+        let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
+        if merge && (2..=3).contains(&scratch.region_lives[r]) {
+            // One bag: the spots met elsewhere or with two lives or more in order, then each
+            // private 1-life spot once.
+            let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
+            for &c in &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize] {
+                let info = &spots[c.index()];
+                if lives_of[c.index()] >= 2 || info.first_region != info.last_region {
+                    let i = c.index();
+                    let t = token(
+                        spots,
+                        lives_of[i],
+                        i,
+                        false,
+                        &mut n_labels,
+                        &mut shape.label_class,
+                    );
+                    shape.toks.push(t);
+                } else if !privates.contains(&c) {
+                    privates.push(c);
+                }
+            }
+            for &c in &privates {
+                let i = c.index();
+                let t = token(
+                    spots,
+                    lives_of[i],
+                    i,
+                    true,
+                    &mut n_labels,
+                    &mut shape.label_class,
+                );
+                shape.toks.push(t);
+            }
+            shape.bnd.push(shape.toks.len() as u32);
+            shape.bag.push(true);
+        } else {
+            for b in bs..be {
+                for &c in &kept[kept_bnd[b] as usize..kept_bnd[b + 1] as usize] {
+                    let i = c.index();
+                    let t = token(
+                        spots,
+                        lives_of[i],
+                        i,
+                        false,
+                        &mut n_labels,
+                        &mut shape.label_class,
+                    );
+                    shape.toks.push(t);
+                }
+                shape.bnd.push(shape.toks.len() as u32);
+                shape.bag.push(false);
+            }
+        }
+        shape.reg.push(shape.bnd.len() as u32 - 1);
+    }
+    if nr > 0 {
+        shape.land.push(shape.reg.len() as u32 - 1);
+    }
 }
 
 fn count_occurrences(scratch: &mut ShapeScratch) {
@@ -452,4 +598,74 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
 /// boundary (GLOP's lower-case letters, in the plain modes).
 pub(crate) fn label_class(lives: u8, occ: u8, same_boundary: bool) -> u8 {
     8 + lives * 8 + (occ.min(3) - 2) * 2 + u8::from(same_boundary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The shape of `p` under `mode`, built in one pass and in separate steps.
+    fn both(p: &Position, mode: KeyOptions) -> (Shape, Shape) {
+        let mut fast = ShapeScratch::default();
+        let mut slow = ShapeScratch {
+            reference: true,
+            ..ShapeScratch::default()
+        };
+        let (mut a, mut b) = (Shape::default(), Shape::default());
+        build(p, mode, &mut fast, &mut a);
+        build(p, mode, &mut slow, &mut b);
+        (a, b)
+    }
+
+    const MODES: [KeyOptions; 3] = [KeyOptions::GLOP, KeyOptions::PLAIN, KeyOptions::FULL];
+
+    /// One position per GLOP class reachable from 1 to 4 seeds, and every child of each, as
+    /// played (stumps, dead regions and all): the same shape both ways, in every mode.
+    #[test]
+    fn one_pass_shape_equals_stepwise_shape_exhaustively() {
+        for n in 1..=4u32 {
+            let mut layer = vec![Position::new(n)];
+            let mut seen = std::collections::HashSet::new();
+            while !layer.is_empty() {
+                let mut next = Vec::new();
+                for p in &layer {
+                    for mv in p.moves() {
+                        let q = p.play(&mv).unwrap();
+                        for mode in MODES {
+                            let (a, b) = both(&q, mode);
+                            assert_eq!(a, b, "{} {mode:?}", q.to_glop());
+                        }
+                        if seen.insert(q.canonical()) {
+                            next.push(q);
+                        }
+                    }
+                }
+                layer = next;
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Random games from 1 to 14 seeds: the same shape both ways.
+        #[test]
+        fn one_pass_shape_equals_stepwise_shape(
+            n in 1u32..=14,
+            choices in prop::collection::vec(any::<u16>(), 0..40),
+        ) {
+            let mut p = Position::new(n);
+            for &c in &choices {
+                let moves: Vec<_> = p.moves().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+                for mode in MODES {
+                    let (a, b) = both(&p, mode);
+                    prop_assert_eq!(a, b, "{} {:?}", p.to_glop(), mode);
+                }
+            }
+        }
+    }
 }
