@@ -47,6 +47,15 @@ fn solver(threads: usize) -> Solver {
     })
 }
 
+/// A one-thread solver that solves the smaller lands of a child outright (the other way).
+fn settling_solver() -> Solver {
+    Solver::new(SolverConfig {
+        threads: 1,
+        interleave_lands: false,
+        ..SolverConfig::default()
+    })
+}
+
 /// Every position reachable from the n-spot start, one per unreduced canonical form.
 fn reachable(n: u32) -> Vec<Position> {
     let mut seen = HashMap::new();
@@ -92,10 +101,12 @@ fn every_position_from_1_to_4_spots() {
     for n in 1..=4 {
         // A fresh solver per start, and one shared: the second answers from its table.
         let shared = solver(1);
+        let settling = settling_solver();
         for pos in reachable(n) {
             let fresh = solver(1);
             check(&fresh, &mut reference, &pos);
             check(&shared, &mut reference, &pos);
+            check(&settling, &mut reference, &pos);
             multi_land += usize::from(pos.canonical().lands().count() > 1);
             total += 1;
         }
@@ -142,6 +153,7 @@ fn random_positions_from_5_and_6_spots() {
     let mut rng = Rng(0x5eed);
     let mut reference = Reference::default();
     let shared = solver(1);
+    let settling = settling_solver();
     let mut multi_land = 0;
     for i in 0..200 {
         let n = 5 + (i % 2) as u32;
@@ -150,6 +162,7 @@ fn random_positions_from_5_and_6_spots() {
         let pos = random_position(&mut rng, n, depth);
         multi_land += usize::from(pos.canonical().lands().count() > 1);
         check(&shared, &mut reference, &pos);
+        check(&settling, &mut reference, &pos);
     }
     assert!(
         multi_land > 40,
@@ -164,6 +177,7 @@ fn sums_of_random_lands() {
     let mut rng = Rng(0xadd);
     let mut reference = Reference::default();
     let shared = solver(1);
+    let settling = settling_solver();
     for _ in 0..150 {
         let parts = 2 + rng.below(2);
         let mut text = Vec::new();
@@ -181,6 +195,7 @@ fn sums_of_random_lands() {
         }
         let sum = Position::parse_glop(&text.join("+")).expect("a sum of positions reads");
         check(&shared, &mut reference, &sum);
+        check(&settling, &mut reference, &sum);
     }
 }
 

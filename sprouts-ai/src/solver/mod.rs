@@ -5,7 +5,8 @@
 //! Čížek, Balko and Schmid's SPOTS do, on *couples* `L + *k`: a land beside a nim heap. The
 //! nimber of `L` is the least `k` for which `L + *k` is lost, and when a move splits a land, the
 //! nimbers of the pieces already known are folded into the heap by XOR, the smaller unknown
-//! pieces are solved for their nimbers, and only the largest is searched as a couple
+//! pieces are solved for their nimbers (inside the proof-number search, smallest first, see
+//! [`SolverConfig::interleave_lands`]), and only the largest is searched as a couple
 //! (J. Lemoine, S. Viennot, "Nimbers are inevitable", Theoretical Computer Science 462, 2012,
 //! 70–79).
 //!
@@ -68,15 +69,23 @@ pub struct SolverConfig {
     /// Bytes allowed to the table of proof and disproof numbers of couples searched but not
     /// proved (lossy; 0: none).
     pub number_table_bytes: usize,
+    /// How a move that splits a land into several unknown lands is searched. `true`: inside
+    /// df-pn, the smallest land first, its couples `L + *0`, `L + *1`, ... each searched only
+    /// until its cost `min(pn, dn)` reaches the thresholds the parent gives (the child's proof
+    /// and disproof numbers are both the sum of these costs), as SPOTS does. `false`: the
+    /// smaller lands are solved outright for their nimbers when the search first descends into
+    /// the child. Verdicts are the same either way; node counts differ.
+    pub interleave_lands: bool,
 }
 
 impl Default for SolverConfig {
-    /// All cores, a 512 MB children cache, a 64 MB table of numbers.
+    /// All cores, a 512 MB children cache, a 64 MB table of numbers, lands interleaved.
     fn default() -> Self {
         SolverConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             child_cache_bytes: 512 << 20,
             number_table_bytes: 64 << 20,
+            interleave_lands: true,
         }
     }
 }
@@ -142,7 +151,12 @@ impl Solver {
         f: impl FnOnce(&Search<'_>) -> search::Res<T> + Send,
     ) -> Solved<T> {
         let start = Instant::now();
-        let search = Search::new(&self.inner, limits, self.config.threads > 1);
+        let search = Search::new(
+            &self.inner,
+            limits,
+            self.config.threads > 1,
+            self.config.interleave_lands,
+        );
         let value = self.pool.install(|| f(&search)).ok();
         tracing::debug!(
             children_lists = self.inner.misses.load(Ordering::Relaxed),

@@ -18,16 +18,27 @@
 //! they lose. A couple is won when one child is lost, so its proof number is the least disproof
 //! number of its children, and lost when every child is won, so its disproof number is the sum of
 //! their proof numbers. Proved couples go to the never-lossy fact table; the numbers of couples
-//! searched but not proved go to a bounded lossy table, which only steers the search. A child
-//! with two or more unknown lands is settled (the smaller lands solved for their nimbers, as a
-//! nested search without thresholds) only when the search first descends into it.
+//! searched but not proved go to a bounded lossy table, which only steers the search.
+//!
+//! A child with two or more unknown lands needs the nimbers of all but the largest. By default
+//! (as Čížek, Balko and Schmid's SPOTS does) they are searched inside df-pn: the smallest land's
+//! first couple `L + *j` not proved a win is searched until its cost `min(pn, dn)` reaches the
+//! share of the thresholds left to it; the child's proof and disproof numbers are both the sum
+//! of these costs and a first estimate for the largest land. A proved win moves the land to its
+//! next heap, a proved loss gives its nimber, which is folded into the child's heap. The other
+//! way ([`SolverConfig::interleave_lands`] off) solves the smaller lands outright, without
+//! thresholds, when the search first descends into the child.
+//!
+//! [`SolverConfig::interleave_lands`]: super::SolverConfig::interleave_lands
 
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use smallvec::SmallVec;
-use sprouts_topo::Position;
+use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
+use sprouts_topo::{Position, Reductions};
 
 use super::Inner;
 use super::land;
@@ -82,17 +93,27 @@ pub(crate) struct Search<'a> {
     pub(crate) nodes: AtomicU64,
     /// Search the root couple's moves in parallel (more than one thread).
     pub(crate) parallel: bool,
+    /// Search the smaller lands of a child inside df-pn (see [`SolverConfig::interleave_lands`]).
+    ///
+    /// [`SolverConfig::interleave_lands`]: super::SolverConfig::interleave_lands
+    pub(crate) interleave: bool,
     /// Raised when a parallel sibling settled the question.
     cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Search<'a> {
-    pub(crate) fn new(inner: &'a Inner, limits: &'a Limits, parallel: bool) -> Search<'a> {
+    pub(crate) fn new(
+        inner: &'a Inner,
+        limits: &'a Limits,
+        parallel: bool,
+        interleave: bool,
+    ) -> Search<'a> {
         Search {
             inner,
             limits,
             nodes: AtomicU64::new(0),
             parallel,
+            interleave,
             cancel: None,
         }
     }
@@ -115,12 +136,11 @@ impl<'a> Search<'a> {
             return list;
         }
         self.inner.misses.fetch_add(1, Ordering::Relaxed);
-        let mut list = ChildList::default();
-        match Position::parse_glop(land) {
-            Ok(pos) => pos.for_each_child_lands(|c| list.push(c.as_str())),
+        let list = match Position::parse_glop(land) {
+            Ok(pos) => children_of(&pos),
             // Lands come from canonical forms, which always read back.
             Err(e) => unreachable!("a canonical form reads back: {land}: {e}"),
-        }
+        };
         let list = Arc::new(list);
         self.inner.children.insert(land, list.clone());
         list
@@ -203,6 +223,10 @@ impl<'a> Search<'a> {
                         .unwrap_or_else(|| estimate(land::lives(land))),
                 }
             }
+            _ if self.interleave => {
+                let s = self.multi_numbers(child).0;
+                (s, s)
+            }
             _ => {
                 // Settling costs the nimbers of the smaller lands: count their lives too.
                 let lives = child.unknown.iter().map(|l| land::lives(l)).sum();
@@ -215,6 +239,51 @@ impl<'a> Search<'a> {
     /// thresholds: the smaller unknown lands are solved for their nimbers first, then the
     /// largest is searched as a couple.
     fn mid_child(&self, child: &mut Child<'_>, th_pn: u32, th_dn: u32) -> Res<(u32, u32)> {
+        if self.interleave {
+            loop {
+                self.fold(child);
+                if child.unknown.len() < 2 {
+                    break;
+                }
+                sort_lands(&mut child.unknown);
+                let (total, first) = self.multi_numbers(child);
+                let Some((j, cost)) = first else {
+                    // A heap past the facts' reach: solve the smaller lands outright.
+                    break;
+                };
+                if total >= th_pn || total >= th_dn {
+                    return Ok((total, total));
+                }
+                // The smallest land's couple is searched until its cost `min(pn, dn)` reaches
+                // what makes the total reach the thresholds, or it is proved.
+                let th = match th_pn.min(th_dn) {
+                    INF => INF,
+                    t => t - total + cost,
+                };
+                let land = child.unknown[0];
+                let (mut pn, mut dn) = self
+                    .inner
+                    .numbers
+                    .get(land, j)
+                    .unwrap_or_else(|| estimate(land::lives(land)));
+                loop {
+                    let (tp, td) = match (pn >= th, dn >= th) {
+                        (true, false) => (INF, th),
+                        (false, true) => (th, INF),
+                        _ => (th, th),
+                    };
+                    (pn, dn) = self.mid_couple(land, j, tp, td)?;
+                    if pn == 0 || dn == 0 || pn.min(dn) >= th {
+                        break;
+                    }
+                }
+                if pn != 0 && dn != 0 {
+                    let total = add(total - cost, pn.min(dn)).min(INF - 1);
+                    return Ok((total, total));
+                }
+                // Proved: a win moves the land to its next heap, a loss gives its nimber.
+            }
+        }
         self.settle(child)?;
         match child.unknown.first() {
             None => Ok(self.probe(child)),
@@ -222,14 +291,53 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The numbers of a child with two or more unknown lands, searched land by land (the
+    /// smallest first) for their nimbers: the sum of the costs `min(pn, dn)` of each smaller
+    /// land's first couple not proved a win, plus a first estimate for the largest land (whose
+    /// heap is known only at the end). With it, the smallest land's first open heap `j` and its
+    /// cost, or `None` when `j` is past the 64 heaps the fact table can hold.
+    fn multi_numbers(&self, child: &Child<'_>) -> (u32, Option<(u32, u32)>) {
+        let n = child.unknown.len();
+        let largest = child
+            .unknown
+            .iter()
+            .copied()
+            .max_by_key(|l| land_order(l))
+            .unwrap_or_default();
+        let mut total = estimate(land::lives(largest)).0;
+        let mut first = None;
+        let mut seen_first = false;
+        for &l in child.unknown.iter() {
+            if std::ptr::eq(l, largest) && n > 1 {
+                continue;
+            }
+            let wins = self.inner.facts.get(l).map_or(0, |f| f.wins);
+            let j = (!wins).trailing_zeros();
+            let c = if j >= 64 {
+                1
+            } else {
+                let (pn, dn) = self
+                    .inner
+                    .numbers
+                    .get(l, j)
+                    .unwrap_or_else(|| estimate(land::lives(l)));
+                pn.min(dn)
+            };
+            if !seen_first {
+                seen_first = true;
+                first = (j < 64).then_some((j, c));
+            }
+            total = add(total, c);
+        }
+        (total.min(INF - 1), first)
+    }
+
     /// Folds the known nimbers of `child`'s lands into its heap, then solves all its unknown
     /// lands but the largest for their nimbers, so that at most one is left.
     fn settle(&self, child: &mut Child<'_>) -> Res<()> {
         self.fold(child);
         if child.unknown.len() >= 2 {
-            child
-                .unknown
-                .sort_by_cached_key(|l| (land::lives(l), l.len(), *l));
+            sort_lands(&mut child.unknown);
             let last = child.unknown.len() - 1;
             for i in 0..last {
                 child.heap ^= self.nimber(child.unknown[i])?;
@@ -367,6 +475,7 @@ impl<'a> Search<'a> {
                     limits: self.limits,
                     nodes: AtomicU64::new(0),
                     parallel: false,
+                    interleave: self.interleave,
                     cancel: Some(&found),
                 };
                 if found.load(Ordering::Relaxed) {
@@ -394,9 +503,81 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The order in which a child's unknown lands are solved: smallest first.
+fn land_order(land: &str) -> (u32, usize, &str) {
+    (land::lives(land), land.len(), land)
+}
+
+/// Sorts lands smallest first (see [`land_order`]).
+fn sort_lands(lands: &mut [&str]) {
+    lands.sort_by_cached_key(|l| land_order(l));
+}
+
 /// First proof and disproof numbers of an unknown couple whose unknown lands have `lives`
 /// lives in all: larger lands take more work either way.
 fn estimate(lives: u32) -> (u32, u32) {
     let e = 1 + lives / 8;
     (e, e)
+}
+
+/// Bytes of remembered land forms a thread keeps before it forgets them all.
+const MEMO_TEXT_BYTES: usize = 32 << 20;
+
+/// A thread's canonicalizer that remembers land forms across children lists, and the storage
+/// reused from list to list.
+struct ChildScratch {
+    canon: Canonicalizer,
+    /// Bytes written into the memo since it was last emptied (an upper bound).
+    remembered: usize,
+    child: Option<Position>,
+    text: String,
+    forms: Vec<String>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<ChildScratch> = RefCell::new(ChildScratch {
+        canon: Canonicalizer::new(),
+        remembered: usize::MAX,
+        child: None,
+        text: String::new(),
+        forms: Vec::new(),
+    });
+}
+
+/// The distinct children of `pos` as canonical forms, sorted. The same as
+/// [`Position::for_each_child_lands`], but the canonical form of every land met is remembered
+/// across calls (by the land's exact shape, up to a memory bound): a land met again in another
+/// parent's children is not canonicalised again.
+pub(crate) fn children_of(pos: &Position) -> ChildList {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let ChildScratch {
+            canon,
+            remembered,
+            child,
+            text,
+            forms,
+        } = &mut *s;
+        if *remembered > MEMO_TEXT_BYTES {
+            canon.remember_lands(true);
+            *remembered = 0;
+        }
+        let child = child.get_or_insert_with(|| pos.clone());
+        forms.clear();
+        for mv in pos.distinct_moves() {
+            if pos.play_into(&mv, child).is_err() {
+                continue;
+            }
+            canon.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
+            *remembered += text.len();
+            forms.push(text.clone());
+        }
+        forms.sort_unstable();
+        forms.dedup();
+        let mut list = ChildList::default();
+        for f in forms.iter() {
+            list.push(f);
+        }
+        list
+    })
 }
