@@ -362,7 +362,7 @@ fn prepare(
                 let len = ra + k * scene.d0;
                 let mut w = vec![(ca, ca + u * len, 1.5 * scene.d0)];
                 if sector_a.is_none() {
-                    let n = Vector::new(-u.y, u.x) * (ra + k * scene.d0);
+                    let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
                     w.push((ca - n, ca + n, cell));
                 }
                 w
@@ -396,12 +396,7 @@ fn prepare(
             },
         ]
     };
-    let mut grid = FreeGrid::new(
-        &scene,
-        analysis,
-        &mask,
-        &walls_of(if same_corner { 12.0 } else { 5.0 }),
-    );
+    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(5.0));
     let t_from = Terminal {
         spot: a,
         centre: ca,
@@ -429,7 +424,7 @@ fn prepare(
     let (mut sources, mut targets) = ends(&grid, wall_dir);
     if same_corner {
         // No way round the long wall (a loop in a narrow place): shorter walls.
-        for k in [5.0, 3.0, 1.5] {
+        for k in [3.0, 1.5] {
             let way = !sources.is_empty()
                 && !targets.is_empty()
                 && planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES)
@@ -688,15 +683,9 @@ fn prepare(
     // Two spots close together: the new spot, near half the arc length, needs its disc clear
     // of both, so a route too short for it bows out to one side.
     let route = if a != b {
-        bow_out(
-            &route,
-            &grid,
-            &scene,
-            (ca, ra),
-            (cb, rb),
-            0.5 * settings.comfort_distance,
-            &|r| judge(r) && is_simple(r),
-        )
+        bow_out(&route, &grid, &scene, (ca, ra), (cb, rb), &|r| {
+            judge(r) && is_simple(r)
+        })
     } else {
         route
     };
@@ -854,7 +843,6 @@ fn bow_out(
     scene: &Scene,
     (ca, ra): (Point, f64),
     (cb, rb): (Point, f64),
-    comfort: f64,
     accept: &dyn Fn(&[Point]) -> bool,
 ) -> Vec<Point> {
     let r_new = scene.spots.first().map_or(5.0, |s| s.2);
@@ -868,7 +856,7 @@ fn bow_out(
     if half < 1e-9 {
         return route.to_vec();
     }
-    let h_least = (room * room - half * half).max(0.0).sqrt() + 0.5 * scene.d0;
+    let h = (room * room - half * half).max(0.0).sqrt() + 0.5 * scene.d0;
     let n = Vector::new(-chord.y, chord.x) / chord.norm();
     // The side the route already leans to first.
     let lean = (mid - (ca + chord * 0.5)).dot(&n);
@@ -877,18 +865,13 @@ fn bow_out(
     } else {
         [-1.0, 1.0]
     };
-    // A comfortable bow first (room for later moves inside it), then the least one.
-    for (s, h) in [comfort.max(h_least), h_least]
-        .into_iter()
-        .flat_map(|h| sides.map(|s| (s, h)))
-    {
+    for s in sides {
         let apex = ca + chord * 0.5 + n * (s * h);
         let open = |p: Point| grid.cell_at(p).is_some_and(|c| grid.open[c as usize]);
         let legs_open = (1..=4).all(|k| {
             let t = 0.5 + 0.1 * f64::from(k);
             open(ca + (apex - ca) * t) && open(cb + (apex - cb) * t)
-        }) && grid.visible(ca + (apex - ca) * 0.5, apex)
-            && grid.visible(cb + (apex - cb) * 0.5, apex);
+        });
         if !open(apex) || !legs_open {
             continue;
         }
