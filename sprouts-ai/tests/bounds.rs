@@ -4,7 +4,8 @@
 use rustc_hash::FxHashMap;
 use sprouts_ai::Limits;
 use sprouts_ai::bounds::{
-    LongestGame, UpperOptions, bounds, lower_bound_with, upper_bound, upper_bound_with,
+    BoundsScratch, LongestGame, UpperOptions, bounds, bounds_reference, land_upper_bounds,
+    land_upper_bounds_reference, lower_bound_with, upper_bound, upper_bound_with,
 };
 use sprouts_topo::Position;
 
@@ -77,6 +78,11 @@ fn check_one(
 ) -> bool {
     let (long, short) = brute.lengths(pos);
     let b = bounds(pos);
+    assert_eq!(
+        b,
+        bounds_reference(pos),
+        "fast and reference bounds at {pos:?}"
+    );
     assert!(
         b.upper >= long,
         "M = {} < longest {long} at {pos:?}",
@@ -111,7 +117,11 @@ fn check_one(
     let form = pos.canonical();
     let reduced: u32 = form
         .lands()
-        .map(|l| upper_bound(&Position::parse_glop(l).unwrap()))
+        .map(|l| {
+            let land = Position::parse_glop(l).unwrap();
+            assert_eq!(bounds(&land), bounds_reference(&land), "{l}");
+            upper_bound(&land)
+        })
         .sum();
     assert_eq!(
         reduced, b.upper,
@@ -162,6 +172,44 @@ fn bounds_hold_from_five_seeds() {
     assert_eq!(s.classes, 32_134);
     // The specification's count with greedy pairs: 31,407 of 32,140.
     assert!(s.upper_exact >= 31_407);
+}
+
+/// The bounds computed in reusable buffers equal the reference survey on every position of
+/// random games from 6 to 30 spots, on every child of some of them (with the completeness
+/// given), and on the positions read back from their canonical forms (not complete).
+#[test]
+fn fast_bounds_equal_the_reference() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut scratch = BoundsScratch::new();
+    let mut checked = 0u64;
+    for game in 0..60u32 {
+        let mut pos = Position::new(6 + game % 25);
+        loop {
+            let want = bounds_reference(&pos);
+            assert_eq!(scratch.bounds(&pos), want, "{pos:?}");
+            assert_eq!(bounds(&pos), want, "{pos:?}");
+            assert_eq!(land_upper_bounds(&pos), land_upper_bounds_reference(&pos));
+            let read = Position::parse_glop(pos.canonical().as_str()).unwrap();
+            assert_eq!(scratch.bounds(&read), bounds_reference(&read), "{read:?}");
+            checked += 3;
+            let moves: Vec<_> = pos.distinct_moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            if rng.random_range(0..4) == 0 {
+                for mv in moves.iter().take(200) {
+                    let child = pos.play(mv).unwrap();
+                    let got = scratch.bounds_with(&child, Some(true));
+                    assert_eq!(got, bounds_reference(&child), "{child:?}");
+                    checked += 1;
+                }
+            }
+            let mv = sprouts_ai::players::random_move(&pos, &mut rng).unwrap();
+            pos = pos.play(&mv).unwrap();
+        }
+    }
+    eprintln!("{checked} positions: fast bounds = reference");
 }
 
 #[test]

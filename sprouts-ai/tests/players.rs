@@ -168,3 +168,40 @@ fn every_player_respects_a_stop_and_still_moves() {
         assert!(p.is_legal(&choice.mv), "{spec}");
     }
 }
+
+/// The speed target of the players' issue: at 30 spots, parity search completes depth 2 within
+/// a 5-second budget at every move of a game (depth 1 is always completed, so a move whose
+/// search ran out of time shows depth 1). Where fewer than 2 moves are left by the bound, the
+/// whole game is seen at depth 1.
+#[test]
+#[ignore = "about 5 minutes: cargo test -p sprouts-ai --release --test players -- --ignored depth_two"]
+fn parity_completes_depth_two_at_thirty_spots_in_five_seconds() {
+    let mut players = pair("parity-fast:5s", "parity-fast:5s", 1);
+    let mut pos = Position::new(30);
+    let mut to_move = 0;
+    let mut depths = Vec::new();
+    let mut slowest = 0.0f64;
+    while !pos.is_over() {
+        let start = std::time::Instant::now();
+        let choice = players[to_move]
+            .choose(&pos, Convention::Normal, &Limits::none())
+            .expect("a move");
+        slowest = slowest.max(start.elapsed().as_secs_f64());
+        let left = sprouts_ai::bounds::upper_bound(&pos);
+        assert!(
+            choice.report.depth >= left.min(2),
+            "move {}: depth {} at {} ({})",
+            depths.len() + 1,
+            choice.report.depth,
+            pos.canonical(),
+            choice.report
+        );
+        depths.push(choice.report.depth);
+        pos = pos.play(&choice.mv).unwrap();
+        to_move = 1 - to_move;
+    }
+    eprintln!(
+        "{} moves, depths {depths:?}, slowest move {slowest:.2} s",
+        depths.len()
+    );
+}

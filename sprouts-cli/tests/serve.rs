@@ -26,12 +26,18 @@ impl Drop for Server {
 
 /// Starts `sprouts serve --port 0` and reads the address it prints.
 fn start() -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sprouts"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the sprouts binary runs");
+    start_with(&["serve", "--port", "0"], None).0
+}
+
+/// Starts the binary with `args` (and `PATH` set to `path` if given); returns the server and
+/// the line it printed.
+fn start_with(args: &[&str], path: Option<&std::path::Path>) -> (Server, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sprouts"));
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
+    if let Some(p) = path {
+        cmd.env("PATH", p);
+    }
+    let mut child = cmd.spawn().expect("the sprouts binary runs");
     let stdout = child.stdout.take().expect("piped");
     let mut line = String::new();
     BufReader::new(stdout)
@@ -39,10 +45,61 @@ fn start() -> Server {
         .expect("the server prints its address");
     let start = line.find("http://").expect("an address") + "http://".len();
     let end = line[start..].find('/').expect("a path") + start;
-    Server {
-        url: format!("ws://{}/ws", &line[start..end]),
-        child,
-    }
+    (
+        Server {
+            url: format!("ws://{}/ws", &line[start..end]),
+            child,
+        },
+        line,
+    )
+}
+
+/// A port taken (by a listener held here) makes the server take the next free one, and say
+/// which; `--open` runs the system's opener (`xdg-open`, here a script that writes down what
+/// it was given) with the page's address.
+#[cfg(unix)]
+#[test]
+fn a_taken_port_gives_the_next_one_and_open_opens_the_page() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let held = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = held.local_addr().expect("an address").port();
+    let dir = std::env::temp_dir().join(format!("sprouts-serve-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let opened = dir.join("opened");
+    let script = dir.join("xdg-open");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$1\" > '{}'\n", opened.display()),
+    )
+    .expect("the script is written");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("executable");
+    let asked = port.to_string();
+    let (server, line) = start_with(&["serve", "--port", &asked, "--open"], Some(&dir));
+    let given: u16 = server
+        .url
+        .trim_start_matches("ws://127.0.0.1:")
+        .trim_end_matches("/ws")
+        .parse()
+        .expect("a port in the address");
+    assert!(
+        given > port && given < port.saturating_add(50),
+        "asked {port} (taken), got {given}: {line}"
+    );
+    let deadline = Instant::now() + WAIT;
+    let text = loop {
+        if let Ok(t) = std::fs::read_to_string(&opened)
+            && t.ends_with('\n')
+        {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "the browser was not opened");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(text.trim(), format!("http://127.0.0.1:{given}/"));
+    drop(server);
+    drop(held);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// One page's connection.

@@ -26,6 +26,7 @@
 //! The specification credits these bounds to the program it describes; the matching is J.
 //! Edmonds, "Paths, trees, and flowers", Canadian Journal of Mathematics 17, 1965.
 
+mod fast;
 mod longest;
 
 use petgraph::algo::{greedy_matching, maximum_matching};
@@ -33,7 +34,12 @@ use petgraph::graph::UnGraph;
 use smallvec::SmallVec;
 use sprouts_topo::Position;
 
+pub use fast::BoundsScratch;
 pub use longest::LongestGame;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<BoundsScratch> = std::cell::RefCell::new(BoundsScratch::new());
+}
 
 /// Bounds on the number of moves left in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,24 +101,33 @@ impl UpperOptions {
 /// assert_eq!((b.lower, b.upper), (10, 14));
 /// ```
 pub fn bounds(position: &Position) -> Bounds {
-    let s = Survey::new(position);
-    let upper = (0..s.n_lands)
-        .map(|k| s.land_bound(k, UpperOptions::BEST))
-        .sum();
-    Bounds {
-        upper,
-        lower: lower_from(position, s.n_lands as u32, true),
-    }
+    SCRATCH.with(|s| s.borrow_mut().bounds(position))
 }
 
 /// `M`, an upper bound on the number of moves left (see the module documentation).
 pub fn upper_bound(position: &Position) -> u32 {
-    upper_bound_with(position, UpperOptions::BEST)
+    SCRATCH.with(|s| s.borrow_mut().upper_bound(position))
 }
 
 /// The upper bound of each land (independent part) of the position, in the order of
 /// [`Position::lands`]; their sum is [`upper_bound`].
 pub fn land_upper_bounds(position: &Position) -> Vec<u32> {
+    SCRATCH.with(|s| s.borrow_mut().land_upper_bounds(position))
+}
+
+/// The reference computation of both bounds (the survey written for clarity, with lists
+/// and one pass per land): `M` by [`upper_bound_with`] and [`UpperOptions::BEST`], `m` by
+/// [`lower_bound_with`]. [`bounds`] computes the same in reusable buffers; the tests check
+/// that they agree.
+pub fn bounds_reference(position: &Position) -> Bounds {
+    Bounds {
+        upper: upper_bound_with(position, UpperOptions::BEST),
+        lower: lower_bound_with(position, true),
+    }
+}
+
+/// The reference computation of [`land_upper_bounds`].
+pub fn land_upper_bounds_reference(position: &Position) -> Vec<u32> {
     let s = Survey::new(position);
     (0..s.n_lands)
         .map(|k| s.land_bound(k, UpperOptions::BEST))
@@ -147,7 +162,7 @@ pub fn upper_bound_with(position: &Position, options: UpperOptions) -> u32 {
 /// from reduced notation, stumps dropped) the formula does not apply, and the bound is the number
 /// of lands (each needs a move).
 pub fn lower_bound(position: &Position) -> u32 {
-    lower_bound_with(position, true)
+    SCRATCH.with(|s| s.borrow_mut().bounds(position).lower)
 }
 
 /// `m` with or without the correction `d` for one-life spots whose two curves go to the same

@@ -45,7 +45,9 @@ pub use candidates::{Candidate, candidates};
 pub use montecarlo::{MonteCarlo, MonteCarloBudget};
 pub use parity::{ParityConfig, ParitySearch};
 pub use perfect::Perfect;
-pub use random::{RandomPlayer, playout, random_move};
+pub use random::{
+    RandomPlayer, family_count, playout, playout_reference, random_move, random_move_reference,
+};
 pub use spec::{SpecError, player_from_spec};
 
 /// A computer player.
@@ -76,7 +78,9 @@ pub struct Choice {
 /// What a player concluded when choosing a move.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
-    /// Plies searched (the deepest completed search; 0 for players that do not search).
+    /// Plies searched (the deepest completed search; 0 for players that do not search). A
+    /// search that decided every move exactly saw to the end: it reports at least the moves
+    /// left by the upper bound.
     pub depth: u32,
     /// The truly different moves considered (distinct canonical forms).
     pub candidates: usize,

@@ -23,7 +23,7 @@
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -34,7 +34,7 @@ use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
 use super::montecarlo::monte_carlo_shares;
 use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
 use crate::Limits;
-use crate::bounds::{LongestGame, bounds, lower_bound, upper_bound};
+use crate::bounds::{BoundsScratch, LongestGame, lower_bound, upper_bound};
 use crate::impartial::{Convention, Outcome};
 
 /// An exact win for the player to move.
@@ -98,8 +98,13 @@ pub struct ParitySearch {
 /// What a root search found.
 pub(crate) struct RootResult {
     pub(crate) cands: Vec<Candidate>,
-    /// The value of every candidate for the player to move (exact where `±2`).
+    /// The value of every candidate for the player to move (exact where `±2`), or an upper
+    /// bound on it where `exact` is false (a candidate shown to be no better than the best).
     pub(crate) values: Vec<f64>,
+    /// Whether each value is the candidate's value rather than an upper bound.
+    pub(crate) exact: Vec<bool>,
+    /// The deepest completed search; when every candidate is decided exactly, at least the
+    /// moves left by the upper bound (the search saw to the end).
     pub(crate) depth: u32,
     pub(crate) nodes: u64,
     /// The candidates decided exactly before the search.
@@ -107,9 +112,21 @@ pub(crate) struct RootResult {
 }
 
 impl RootResult {
+    /// A result with every candidate at value 0, exact.
+    pub(crate) fn new(cands: Vec<Candidate>) -> RootResult {
+        RootResult {
+            values: vec![0.0; cands.len()],
+            exact: vec![true; cands.len()],
+            cands,
+            depth: 0,
+            nodes: 0,
+            proved: 0,
+        }
+    }
+
     /// The proved verdict for the player to move, if any.
     pub(crate) fn verdict(&self) -> Option<Outcome> {
-        if self.values.iter().any(|&v| v >= WIN) {
+        if (0..self.values.len()).any(|i| self.exact[i] && self.values[i] >= WIN) {
             Some(Outcome::Win)
         } else if !self.values.is_empty() && self.values.iter().all(|&v| v <= -WIN) {
             Some(Outcome::Loss)
@@ -118,17 +135,33 @@ impl RootResult {
         }
     }
 
-    /// The candidates whose value ties with the best.
+    /// The best value and the candidates shown to tie with it (exact values only: a candidate
+    /// only shown to be no better is not among them).
     pub(crate) fn best(&self) -> (f64, Vec<usize>) {
-        let best = self
-            .values
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
+        let pool = |exact_only: bool| {
+            (0..self.values.len())
+                .filter(|&i| !exact_only || self.exact[i])
+                .map(|i| self.values[i])
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        let mut best = pool(true);
+        let exact_only = best > f64::NEG_INFINITY;
+        if !exact_only {
+            best = pool(false);
+        }
         let tied = (0..self.values.len())
-            .filter(|&i| self.values[i] >= best - TIE)
+            .filter(|&i| (self.exact[i] || !exact_only) && self.values[i] >= best - TIE)
             .collect();
         (best, tied)
+    }
+
+    /// The candidates that may tie with the best but were not checked (their upper bound
+    /// reaches the best value).
+    pub(crate) fn unchecked(&self) -> usize {
+        let (best, _) = self.best();
+        (0..self.values.len())
+            .filter(|&i| !self.exact[i] && self.values[i] >= best - TIE)
+            .count()
     }
 }
 
@@ -170,25 +203,20 @@ impl ParitySearch {
         for w in &mut self.workers {
             w.start_move(convention, limits);
         }
-        let mut result = RootResult {
-            values: vec![0.0; cands.len()],
-            cands,
-            depth: 0,
-            nodes: 0,
-            proved: 0,
-        };
+        let mut result = RootResult::new(cands);
         if result.cands.is_empty() {
             return result;
         }
+        let moves_left = upper_bound(position);
         let max_depth = self
             .config
             .depth
             .unwrap_or(u32::MAX)
-            .min(upper_bound(position) + 1)
+            .min(moves_left + 1)
             .max(1);
         // Near the end of the game, the candidates are first decided exactly where the
         // solver's search of their parts (nimbers, couples) finishes within a small budget.
-        if convention == Convention::Normal && upper_bound(position) <= PROBE_MOVES {
+        if convention == Convention::Normal && moves_left <= PROBE_MOVES {
             let w = &mut self.workers[0];
             let mut left = PROBE_NODES;
             for (i, c) in result.cands.iter().enumerate() {
@@ -219,14 +247,15 @@ impl ParitySearch {
                 chunks[k % n_workers].push(i);
             }
             let cands = &result.cands;
-            let outcomes: Vec<Result<Vec<(usize, f64)>, Abort>> = std::thread::scope(|s| {
+            let want_ties = (2 * TIE_FIELD).div_ceil(n_workers);
+            let outcomes: Vec<Result<Vec<RootValue>, Abort>> = std::thread::scope(|s| {
                 let handles: Vec<_> = self.workers[..n_workers]
                     .iter_mut()
                     .zip(&chunks)
                     .map(|(w, chunk)| {
                         s.spawn(move || {
                             w.unlimited = must_complete;
-                            let r = w.search_root(cands, chunk, depth);
+                            let r = w.search_root(cands, chunk, depth, want_ties);
                             w.unlimited = false;
                             r
                         })
@@ -242,13 +271,21 @@ impl ParitySearch {
                 break;
             }
             for o in outcomes.into_iter().flatten() {
-                for (i, v) in o {
-                    result.values[i] = v;
+                for r in o {
+                    result.values[r.index] = r.value;
+                    result.exact[r.index] = r.exact;
                 }
             }
             result.depth = depth;
             order.sort_by(|&a, &b| result.values[b].total_cmp(&result.values[a]));
             if result.values.iter().all(|v| v.abs() >= WIN) || limits.exceeded(0) {
+                // Every candidate decided exactly: the search saw to the end of the game.
+                let proved = (0..result.values.len()).all(|i| {
+                    result.values[i] <= -WIN || (result.exact[i] && result.values[i] >= WIN)
+                });
+                if proved {
+                    result.depth = depth.max(moves_left);
+                }
                 break;
             }
         }
@@ -381,14 +418,17 @@ impl Player for ParitySearch {
                 verdict,
                 value: Some(best),
                 work: result.nodes,
-                words: if result.proved > 0 {
-                    format!(
-                        "{} decided exactly; {} tied at the best value",
-                        result.proved,
-                        tied.len()
-                    )
-                } else {
-                    format!("{} tied at the best value", tied.len())
+                words: {
+                    let mut w = String::new();
+                    if result.proved > 0 {
+                        w.push_str(&format!("{} decided exactly; ", result.proved));
+                    }
+                    w.push_str(&format!("{} tied at the best value", tied.len()));
+                    let unchecked = result.unchecked();
+                    if unchecked > 0 {
+                        w.push_str(&format!(" ({unchecked} more no better, not checked)"));
+                    }
+                    w
                 },
             },
         })
@@ -402,6 +442,15 @@ impl Player for ParitySearch {
             (None, None) => format!("parity-{kind}"),
         }
     }
+}
+
+/// The value of one root candidate found by a worker.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootValue {
+    index: usize,
+    value: f64,
+    /// Whether `value` is exact (otherwise an upper bound).
+    exact: bool,
 }
 
 /// The search ran out of time.
@@ -459,6 +508,7 @@ pub(crate) struct Searcher {
     lands: FxHashMap<Box<str>, LandInfo>,
     couples: FxHashMap<(Box<str>, u32), bool>,
     longest: LongestGame,
+    scratch: BoundsScratch,
     canon: Canonicalizer,
     rng: Xoshiro256PlusPlus,
     nodes: u64,
@@ -479,6 +529,7 @@ impl Searcher {
             lands: FxHashMap::default(),
             couples: FxHashMap::default(),
             longest: LongestGame::new(),
+            scratch: BoundsScratch::new(),
             canon,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: 0,
@@ -524,24 +575,100 @@ impl Searcher {
         }
     }
 
+    /// Values the candidates of `chunk` (best first by the last depth) at `depth`.
+    ///
+    /// At depth 1 every candidate is valued exactly. Deeper, ties are everywhere (hundreds of
+    /// candidates share the best value in a 30-spot middle game), and showing that a candidate
+    /// ties needs every reply searched, where showing that it is no better needs only one good
+    /// reply. So each candidate after the first is first searched with a window that only asks
+    /// whether it is better than the best so far (its value is then exact, and the new best);
+    /// otherwise its value is an upper bound. Then candidates whose bound reaches the best are
+    /// checked in random order, with the full window, until `want_ties` ties are shown (the
+    /// tie-break plays among at most that many) or the clock runs out: the depth is complete
+    /// after the first pass.
     fn search_root(
         &mut self,
         cands: &[Candidate],
         chunk: &[usize],
         depth: u32,
-    ) -> Result<Vec<(usize, f64)>, Abort> {
-        let mut out = Vec::with_capacity(chunk.len());
+        want_ties: usize,
+    ) -> Result<Vec<RootValue>, Abort> {
+        let node = |i: usize| Node {
+            pos: cands[i].child.clone(),
+            whole: cands[i].form.as_str().to_string(),
+            frozen: Rc::new(Frozen::default()),
+            heap: 0,
+        };
+        let mut out: Vec<RootValue> = Vec::with_capacity(chunk.len());
         let mut best = f64::NEG_INFINITY;
+        if depth == 1 {
+            for &i in chunk {
+                let v = -self.negamax(&node(i), 0, f64::NEG_INFINITY, f64::INFINITY)?;
+                out.push(RootValue {
+                    index: i,
+                    value: v,
+                    exact: true,
+                });
+            }
+            return Ok(out);
+        }
         for &i in chunk {
-            let child = Node {
-                pos: cands[i].child.clone(),
-                whole: cands[i].form.as_str().to_string(),
-                frozen: Rc::new(Frozen::default()),
-                heap: 0,
+            let child = node(i);
+            if best == f64::NEG_INFINITY {
+                let v = -self.negamax(&child, depth - 1, f64::NEG_INFINITY, f64::INFINITY)?;
+                best = v;
+                out.push(RootValue {
+                    index: i,
+                    value: v,
+                    exact: true,
+                });
+                continue;
+            }
+            // Is the candidate better than the best (by more than a tie)? The reply search stops
+            // at the first reply that holds it to the best.
+            let beta = -(best + TIE);
+            let r = self.negamax(&child, depth - 1, f64::NEG_INFINITY, beta)?;
+            if r >= beta {
+                out.push(RootValue {
+                    index: i,
+                    value: -r,
+                    exact: false,
+                });
+            } else {
+                best = -r;
+                out.push(RootValue {
+                    index: i,
+                    value: -r,
+                    exact: true,
+                });
+            }
+        }
+        // Check the candidates that may tie, in random order, until enough ties are shown.
+        let mut ties = out
+            .iter()
+            .filter(|r| r.exact && r.value >= best - TIE)
+            .count();
+        let mut maybe: Vec<usize> = (0..out.len())
+            .filter(|&k| !out[k].exact && out[k].value >= best - TIE)
+            .collect();
+        maybe.shuffle(&mut self.rng);
+        for k in maybe {
+            if ties >= want_ties {
+                break;
+            }
+            let child = node(out[k].index);
+            let beta = -(best - TIE);
+            let Ok(r) = self.negamax(&child, depth - 1, f64::NEG_INFINITY, beta) else {
+                break;
             };
-            let v = -self.negamax(&child, depth - 1, f64::NEG_INFINITY, -(best - TIE))?;
-            best = best.max(v);
-            out.push((i, v));
+            if r >= beta {
+                // Worse than the best: the bound is tighter now.
+                out[k].value = -r;
+            } else {
+                out[k].value = -r;
+                out[k].exact = true;
+                ties += 1;
+            }
         }
         Ok(out)
     }
@@ -718,6 +845,8 @@ impl Searcher {
         let mut complete = true;
         let mut best = f64::NEG_INFINITY;
         let mut child = Position::new(0);
+        // The children of a complete position are complete.
+        let whole_picture = Some(pos.is_complete());
         'families: for fam in pos.families() {
             if frozen_region[fam.region().index()] {
                 continue;
@@ -737,7 +866,7 @@ impl Searcher {
                 if !self.unlimited && self.limits.exceeded(self.nodes) {
                     return Err(Abort);
                 }
-                let b = bounds(&child);
+                let b = self.scratch.bounds_with(&child, whole_picture);
                 let upper = b.upper.saturating_sub(node.frozen.upper);
                 let lower = b.lower.saturating_sub(node.frozen.upper).max(1);
                 let v = -self.leaf_value(upper, lower, node.heap);
@@ -1072,6 +1201,61 @@ mod tests {
             let form = Position::new(n).canonical();
             let x = form.lands().fold(0, |x, l| x ^ s.nimber(l).unwrap());
             assert_eq!(x, want, "{n} spots");
+        }
+    }
+
+    /// The root search with its narrow windows finds the same best value as searching every
+    /// candidate with the full window; its exact values are the values, its bounds are bounds.
+    #[test]
+    fn root_windows_agree_with_full_windows() {
+        use rand::SeedableRng;
+        let config = ParityConfig::default();
+        for (spots, moves, seed) in [(8, 3, 1), (10, 5, 2), (12, 2, 3), (9, 8, 4)] {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut p = Position::new(spots);
+            for _ in 0..moves {
+                let mv = super::super::random_move(&p, &mut rng).unwrap();
+                p = p.play(&mv).unwrap();
+            }
+            let cands = candidates(&p);
+            let chunk: Vec<usize> = (0..cands.len()).collect();
+            for depth in [2, 3] {
+                let mut fast = Searcher::new(&config, seed);
+                fast.start_move(Convention::Normal, &Limits::none());
+                let got = fast.search_root(&cands, &chunk, depth, 3).unwrap();
+                let mut full = Searcher::new(&config, seed);
+                full.start_move(Convention::Normal, &Limits::none());
+                let want: Vec<f64> = chunk
+                    .iter()
+                    .map(|&i| {
+                        let node = full.node_of(cands[i].child.clone());
+                        -full
+                            .negamax(&node, depth - 1, f64::NEG_INFINITY, f64::INFINITY)
+                            .unwrap()
+                    })
+                    .collect();
+                let best = want.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let got_best = got
+                    .iter()
+                    .filter(|r| r.exact)
+                    .map(|r| r.value)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                assert!((got_best - best).abs() < TIE, "{p:?} depth {depth}");
+                let ties = want.iter().filter(|&&v| v >= best - TIE).count();
+                let shown = got
+                    .iter()
+                    .filter(|r| r.exact && r.value >= best - TIE)
+                    .count();
+                assert!(shown >= ties.min(3), "{shown} ties shown of {ties}");
+                for r in &got {
+                    let w = want[r.index];
+                    if r.exact {
+                        assert!((r.value - w).abs() < TIE, "{p:?} depth {depth}");
+                    } else {
+                        assert!(r.value >= w - TIE && r.value <= best + TIE, "{p:?}");
+                    }
+                }
+            }
         }
     }
 

@@ -89,13 +89,7 @@ impl Player for Perfect {
             }
         }
         let n = cands.len();
-        let result = RootResult {
-            values: vec![0.0; n],
-            cands,
-            depth: 0,
-            nodes: 0,
-            proved: 0,
-        };
+        let result = RootResult::new(cands);
         let decided = if !winners.is_empty() {
             Some((Outcome::Win, winners))
         } else if complete {

@@ -25,7 +25,7 @@ use rand::Rng;
 use tokio::sync::mpsc;
 
 use protocol::{Pt, ServerMsg, encode};
-use session::{Job, JobResult, ReachResult, Reply, Session};
+use session::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -139,6 +139,7 @@ enum Event {
     Animate(Vec<Pt>),
     Done(Box<JobResult>),
     Reached(ReachResult),
+    Setup(Box<SetupResult>),
 }
 
 /// One page's connection: its session, its messages, its jobs.
@@ -154,21 +155,23 @@ async fn connection(socket: WebSocket) {
     loop {
         let reply = tokio::select! {
             m = rx.next() => match m {
-                // Handling a message is quick: the router's and the players' work comes back
-                // as a job or a reach job, run on tokio's blocking threads below.
+                // Handling a message is quick: the router's and the players' work, and the
+                // building of a new or loaded game, come back as jobs run on tokio's blocking
+                // threads below.
                 Some(Ok(Message::Text(t))) => session.handle_text(t.as_str()),
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
                     job: None,
-                    reach: None,
+                    reach: None, setup: None,
                 },
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => continue,
             },
             Some(ev) = incoming.recv() => match ev {
-                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None },
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None },
                 Event::Done(result) => session.finish(*result),
                 Event::Reached(result) => session.finish_reach(result),
+                Event::Setup(result) => session.finish_setup(*result),
             },
         };
         if let Some(job) = reply.job {
@@ -180,6 +183,9 @@ async fn connection(socket: WebSocket) {
                 let _ = events.send(Event::Reached(reach.run()));
             });
         }
+        if let Some(setup) = reply.setup {
+            spawn_setup(setup, events.clone());
+        }
         for msg in reply.msgs {
             if tx.send(Message::Text(encode(&msg).into())).await.is_err() {
                 tracing::info!(session = session.id(), "page gone");
@@ -190,16 +196,44 @@ async fn connection(socket: WebSocket) {
     tracing::info!(session = session.id(), "page disconnected");
 }
 
+/// The words of a panic's payload.
+fn panic_words(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// Builds a new or loaded game's board on a blocking thread.
+fn spawn_setup(setup: SetupJob, events: mpsc::UnboundedSender<Event>) {
+    tokio::task::spawn_blocking(move || {
+        let generation = setup.generation();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || setup.run()))
+            .unwrap_or_else(|e| {
+                let what = panic_words(&*e);
+                tracing::error!("a setup panicked: {what}");
+                SetupJob::failed(generation, &what)
+            });
+        let _ = events.send(Event::Setup(Box::new(result)));
+    });
+}
+
+/// How many of a job's first animation frames are all sent, however fast they come.
+const FRAMES_AT_ONCE: usize = 24;
+
 /// Runs a job on a blocking thread, forwarding its animation and its result.
 fn spawn_job(job: Job, events: mpsc::UnboundedSender<Event>) {
     tokio::task::spawn_blocking(move || {
         let forward = events.clone();
         let mut last = std::time::Instant::now() - std::time::Duration::from_secs(1);
+        let mut sent = 0usize;
         let ticket = job.ticket();
         let run = std::panic::AssertUnwindSafe(move || {
             job.run(&mut |points| {
-                // At most about 30 frames a second.
-                if last.elapsed() >= std::time::Duration::from_millis(30) {
+                // The first frames all (a quick relaxation is over in milliseconds: the page
+                // plays them back at its own pace), then at most about 30 a second.
+                if sent < FRAMES_AT_ONCE || last.elapsed() >= std::time::Duration::from_millis(30) {
+                    sent += 1;
                     last = std::time::Instant::now();
                     let _ =
                         forward.send(Event::Animate(points.iter().map(|p| [p.x, p.y]).collect()));
@@ -207,11 +241,7 @@ fn spawn_job(job: Job, events: mpsc::UnboundedSender<Event>) {
             })
         });
         let result = std::panic::catch_unwind(run).unwrap_or_else(|e| {
-            let what = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_string()))
-                .unwrap_or_else(|| "a panic".into());
+            let what = panic_words(&*e);
             tracing::error!("a job panicked: {what}");
             JobResult::failed(ticket, &what)
         });

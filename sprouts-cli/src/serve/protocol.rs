@@ -206,6 +206,8 @@ pub struct SpotMsg {
 /// The whole state the page shows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StateMsg {
+    /// The game's number in the session (a new or loaded game has a new one).
+    pub game: u32,
     /// Moves played.
     pub k: u32,
     /// World width.

@@ -175,6 +175,13 @@ impl JobResult {
 }
 
 impl Job {
+    /// The job's stop flag: set, it ends the thinking and the ladder's search for equivalent
+    /// moves (the page's Space).
+    #[cfg(test)]
+    pub(crate) fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
     /// What identifies the job's result: its generation and the move count it started at.
     pub(crate) fn ticket(&self) -> (u64, u32) {
         (self.generation, self.k)
@@ -391,6 +398,9 @@ fn draw_ladder(
         first.detail()
     ));
     let started = std::time::Instant::now();
+    if stop.load(Ordering::Relaxed) {
+        log.push("ladder step 2 skipped: stop asked (Space)".into());
+    }
     let others = equivalent_moves(&pos, mv, stop);
     log.push(format!(
         "ladder step 2: {} other moves give the same game (found in {:.2} s); trying up to {EQUIVALENT_TRIED}",
@@ -500,6 +510,101 @@ pub(crate) struct Reply {
     /// The lit destinations to find off the async threads; the result goes to
     /// [`Session::finish_reach`].
     pub reach: Option<ReachJob>,
+    /// A game's board to build off the async threads (New game, Load); the result goes to
+    /// [`Session::finish_setup`].
+    pub setup: Option<SetupJob>,
+}
+
+/// What a [`SetupJob`] builds.
+#[derive(Debug)]
+enum SetupKind {
+    /// A new game's board: the spots placed in the drawing area.
+    New {
+        spots: u32,
+        world: WorldSize,
+        settings: Settings,
+    },
+    /// A saved game, parsed and replayed by the loader.
+    Load { json: String },
+}
+
+/// The game a [`SetupJob`] is for, kept for when its board comes back.
+#[derive(Debug, Clone)]
+enum SetupFor {
+    New {
+        spots: u32,
+        players: [PlayerSpec; 2],
+        first: u8,
+        convention: ConventionName,
+    },
+    Load,
+}
+
+/// Building the board of a new or loaded game, to run on a blocking thread: placing the spots
+/// is quick, but the loader replays and checks every curve of a saved game, which takes a
+/// while for a large one (it is bounded by the loader's limits, not by a stop flag).
+#[derive(Debug)]
+pub(crate) struct SetupJob {
+    generation: u64,
+    kind: SetupKind,
+    for_game: SetupFor,
+}
+
+/// What a [`SetupJob`] built.
+#[derive(Debug)]
+pub(crate) struct SetupResult {
+    generation: u64,
+    for_game: SetupFor,
+    outcome: Result<Board, String>,
+}
+
+impl SetupJob {
+    /// Builds the board (blocking; call it off the async threads). Never panics on a bad
+    /// saved game: the loader's errors come back as the result's error.
+    pub(crate) fn run(self) -> SetupResult {
+        let outcome = match self.kind {
+            SetupKind::New {
+                spots,
+                world,
+                settings,
+            } => Board::new(spots, world, settings)
+                .map_err(|e| format!("cannot start the game: {e}")),
+            SetupKind::Load { json } => match Board::from_json(&json) {
+                Err(e) => Err(format!("cannot load that game: {e}")),
+                Ok(board) => {
+                    let w = board.drawing().world();
+                    if (WORLD_MIN..=WORLD_MAX).contains(&w.width)
+                        && (WORLD_MIN..=WORLD_MAX).contains(&w.height)
+                    {
+                        Ok(board)
+                    } else {
+                        Err("the saved game's drawing area is out of range".into())
+                    }
+                }
+            },
+        };
+        SetupResult {
+            generation: self.generation,
+            for_game: self.for_game,
+            outcome,
+        }
+    }
+
+    /// The result of a setup job that panicked: an error, the game unchanged.
+    pub(crate) fn failed(generation: u64, what: &str) -> SetupResult {
+        SetupResult {
+            generation,
+            for_game: SetupFor::Load,
+            outcome: Err(format!(
+                "the game could not be set up (an internal error: {what})"
+            )),
+        }
+    }
+
+    /// The job's generation (for [`SetupJob::failed`]).
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
 }
 
 /// Finding the spots a press can reach (router work, spec 3.1), to run on a blocking thread:
@@ -554,6 +659,9 @@ pub(crate) struct Session {
     version: u64,
     /// The board shared with reach jobs, for the current `version`.
     shared: Option<(u64, Arc<Board>)>,
+    /// The generation of the latest New game or Load being set up; an older one's board is
+    /// dropped when it comes back.
+    setup_generation: u64,
 }
 
 impl Session {
@@ -570,6 +678,7 @@ impl Session {
             games: 0,
             version: 0,
             shared: None,
+            setup_generation: 0,
         }
     }
 
@@ -605,6 +714,7 @@ impl Session {
             }],
             job: None,
             reach: None,
+            setup: None,
         }
     }
 
@@ -637,6 +747,7 @@ impl Session {
                 msgs,
                 job: None,
                 reach: None,
+                setup: None,
             };
         }
         if !self.greeted {
@@ -703,6 +814,7 @@ impl Session {
                         msgs,
                         job: None,
                         reach: None,
+                        setup: None,
                     }
                 } else {
                     Self::error("nothing is running to stop")
@@ -715,6 +827,7 @@ impl Session {
                     }],
                     job: None,
                     reach: None,
+                    setup: None,
                 },
                 None => Self::error("there is no game to save"),
             },
@@ -724,8 +837,9 @@ impl Session {
                 }],
                 job: None,
                 reach: None,
+                setup: None,
             },
-            ClientMsg::Load { json, .. } => self.load(&json),
+            ClientMsg::Load { json, .. } => self.load(json),
             ClientMsg::Settings { settings, .. } => self.settings(settings),
             ClientMsg::Players { players, .. } => self.set_players(players),
         }
@@ -778,42 +892,119 @@ impl Session {
             .game
             .as_ref()
             .map_or_else(Settings::default, |g| *g.board.settings());
-        let board = match Board::new(
-            spots,
-            WorldSize::new(width.round(), height.round()),
-            settings,
-        ) {
+        self.start_setup(
+            SetupKind::New {
+                spots,
+                world: WorldSize::new(width.round(), height.round()),
+                settings,
+            },
+            SetupFor::New {
+                spots,
+                players,
+                first,
+                convention,
+            },
+        )
+    }
+
+    /// Starts building a game's board off the async threads; a setup asked for earlier is
+    /// dropped when it comes back. The game now in play goes on until the new one is ready.
+    fn start_setup(&mut self, kind: SetupKind, for_game: SetupFor) -> Reply {
+        self.setup_generation += 1;
+        Reply {
+            setup: Some(SetupJob {
+                generation: self.setup_generation,
+                kind,
+                for_game,
+            }),
+            ..Reply::default()
+        }
+    }
+
+    /// Takes a built board: the new or loaded game replaces the one in play (its computation
+    /// is stopped), unless a later New game or Load was asked for meanwhile. A board that
+    /// could not be built is an error, and the game in play goes on unchanged.
+    pub(crate) fn finish_setup(&mut self, result: SetupResult) -> Reply {
+        if result.generation != self.setup_generation {
+            return Reply::default();
+        }
+        let board = match result.outcome {
             Ok(b) => b,
-            Err(e) => return Self::error(format!("cannot start the game: {e}")),
+            Err(e) => return Self::error(e),
         };
         self.stop_running();
         self.games += 1;
-        let game = Game {
-            board,
-            players,
-            first,
-            convention,
-            paused: false,
-            refusal: None,
-            verdict: None,
-            number: self.games,
-        };
         let mut msgs = Vec::new();
-        let line = format!(
-            "game {}: {spots} spots, {} play, Blue: {}, Red: {}, {} starts; Drawing area is {} x {}",
-            game.number,
-            match convention {
-                ConventionName::Normal => "normal",
-                ConventionName::Misere => "misère",
-            },
-            player_words(&game.players[0]),
-            player_words(&game.players[1]),
-            COLOURS[first as usize],
-            game.board.drawing().world().width,
-            game.board.drawing().world().height,
-        );
-        self.game = Some(game);
-        self.note(line, &mut msgs);
+        match result.for_game {
+            SetupFor::New {
+                spots,
+                players,
+                first,
+                convention,
+            } => {
+                let game = Game {
+                    board,
+                    players,
+                    first,
+                    convention,
+                    paused: false,
+                    refusal: None,
+                    verdict: None,
+                    number: self.games,
+                };
+                let line = format!(
+                    "game {}: {spots} spots, {} play, Blue: {}, Red: {}, {} starts; Drawing area is {} x {}",
+                    game.number,
+                    match convention {
+                        ConventionName::Normal => "normal",
+                        ConventionName::Misere => "misère",
+                    },
+                    player_words(&game.players[0]),
+                    player_words(&game.players[1]),
+                    COLOURS[first as usize],
+                    game.board.drawing().world().width,
+                    game.board.drawing().world().height,
+                );
+                self.game = Some(game);
+                self.note(line, &mut msgs);
+            }
+            SetupFor::Load => {
+                let w = board.drawing().world();
+                let (players, first, convention) = match &self.game {
+                    Some(g) => (g.players.clone(), g.first, g.convention),
+                    None => (
+                        [PlayerSpec::Human, PlayerSpec::Human],
+                        0,
+                        ConventionName::Normal,
+                    ),
+                };
+                let game = Game {
+                    board,
+                    players,
+                    first,
+                    convention,
+                    // A loaded game waits for the person to go on when a computer is to move.
+                    paused: true,
+                    refusal: None,
+                    verdict: None,
+                    number: self.games,
+                };
+                let line = format!(
+                    "game {}: loaded, {} moves, Drawing area is {} x {}",
+                    game.number,
+                    game.k(),
+                    w.width,
+                    w.height
+                );
+                self.game = Some(game);
+                self.note(line, &mut msgs);
+                if let Some(g) = &mut self.game
+                    && g.computer_to_move().is_none()
+                {
+                    g.paused = false;
+                }
+            }
+        }
         self.after_change(msgs)
     }
 
@@ -866,6 +1057,7 @@ impl Session {
                 toward: Point::new(toward[0], toward[1]),
                 board,
             }),
+            setup: None,
         }
     }
 
@@ -884,6 +1076,7 @@ impl Session {
             },
             job: None,
             reach: None,
+            setup: None,
         }
     }
 
@@ -918,6 +1111,22 @@ impl Session {
             (Ok(a), Ok(b)) => (a, b),
             (Err(r), _) | (_, Err(r)) => return Self::error(r),
         };
+        // The rules before the picture: a curve needs a life at each end (two for a loop).
+        let lives = |s: SpotId| g.board.position().lives(s).map_or(0, |l| l.get());
+        for s in [from, to] {
+            if lives(s) == 0 {
+                return Self::error(format!(
+                    "not a legal move: spot {} has no life left",
+                    s.get()
+                ));
+            }
+        }
+        if from == to && lives(from) < 2 {
+            return Self::error(format!(
+                "not a legal move: a loop needs two lives at spot {}, it has one",
+                from.get()
+            ));
+        }
         let finite = |p: &[f64; 2]| p[0].is_finite() && p[1].is_finite();
         if !stroke.iter().all(finite)
             || !from_side.iter().all(finite)
@@ -1092,6 +1301,7 @@ impl Session {
             msgs,
             job,
             reach: None,
+            setup: None,
         }
     }
 
@@ -1131,6 +1341,7 @@ impl Session {
                     msgs,
                     job: None,
                     reach: None,
+                    setup: None,
                 };
             }
             return Self::error(if undo {
@@ -1177,54 +1388,8 @@ impl Session {
         self.after_change(msgs)
     }
 
-    fn load(&mut self, json: &str) -> Reply {
-        let board = match Board::from_json(json) {
-            Ok(b) => b,
-            Err(e) => return Self::error(format!("cannot load that game: {e}")),
-        };
-        let w = board.drawing().world();
-        if !(WORLD_MIN..=WORLD_MAX).contains(&w.width)
-            || !(WORLD_MIN..=WORLD_MAX).contains(&w.height)
-        {
-            return Self::error("the saved game's drawing area is out of range");
-        }
-        self.stop_running();
-        self.games += 1;
-        let (players, first, convention) = match &self.game {
-            Some(g) => (g.players.clone(), g.first, g.convention),
-            None => (
-                [PlayerSpec::Human, PlayerSpec::Human],
-                0,
-                ConventionName::Normal,
-            ),
-        };
-        let game = Game {
-            board,
-            players,
-            first,
-            convention,
-            // A loaded game waits for the person to go on when a computer is to move.
-            paused: true,
-            refusal: None,
-            verdict: None,
-            number: self.games,
-        };
-        let line = format!(
-            "game {}: loaded, {} moves, Drawing area is {} x {}",
-            game.number,
-            game.k(),
-            w.width,
-            w.height
-        );
-        self.game = Some(game);
-        let mut msgs = Vec::new();
-        self.note(line, &mut msgs);
-        if let Some(g) = &mut self.game
-            && g.computer_to_move().is_none()
-        {
-            g.paused = false;
-        }
-        self.after_change(msgs)
+    fn load(&mut self, json: String) -> Reply {
+        self.start_setup(SetupKind::Load { json }, SetupFor::Load)
     }
 
     fn settings(&mut self, s: SettingsMsg) -> Reply {
@@ -1256,6 +1421,7 @@ impl Session {
             msgs,
             job: None,
             reach: None,
+            setup: None,
         }
     }
 
@@ -1311,6 +1477,7 @@ impl Session {
             .collect();
         let settings = board.settings();
         StateMsg {
+            game: g.number,
             k: g.k(),
             width: board.drawing().world().width,
             height: board.drawing().world().height,
@@ -1399,8 +1566,22 @@ fn player_words(p: &PlayerSpec) -> String {
 
 /// Checks a player spec (`random`, `montecarlo:N`, `parity-fast:Ts`, `parity-sharp:depth=D`,
 /// `perfect:Ts`) by building the player.
+///
+/// A Monte Carlo player with a number of games is limited to [`MONTE_CARLO_GAMES_MAX`] games a
+/// candidate: that budget keeps every game's result in memory and is not cut short by Space
+/// (a time budget, `montecarlo:10s`, is).
 pub(crate) fn check_spec(spec: &str) -> Result<(), String> {
-    player_from_spec(spec, 0)
-        .map(|_| ())
-        .map_err(|e| format!("unknown player `{spec}`: {e}"))
+    player_from_spec(spec, 0).map_err(|e| format!("unknown player `{spec}`: {e}"))?;
+    if let Some(n) = spec.trim().strip_prefix("montecarlo:")
+        && let Ok(n) = n.trim().parse::<u64>()
+        && n > MONTE_CARLO_GAMES_MAX
+    {
+        return Err(format!(
+            "`{spec}`: at most {MONTE_CARLO_GAMES_MAX} games a candidate (or a time, such as montecarlo:10s)"
+        ));
+    }
+    Ok(())
 }
+
+/// The most random games a candidate a page may ask a Monte Carlo player for.
+pub(crate) const MONTE_CARLO_GAMES_MAX: u64 = 100_000;

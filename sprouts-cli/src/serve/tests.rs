@@ -24,6 +24,10 @@ fn settle(s: &mut Session, mut r: Reply) -> Vec<ServerMsg> {
             let more = s.finish_reach(reach.run());
             msgs.extend(more.msgs);
         }
+        if let Some(setup) = r.setup.take() {
+            r = s.finish_setup(setup.run());
+            continue;
+        }
         let Some(job) = r.job.take() else { break };
         let result = job.run(&mut |_| {});
         r = s.finish(result);
@@ -110,7 +114,12 @@ fn errors(msgs: &[ServerMsg]) -> Vec<String> {
 fn rejected(s: &mut Session, text: &str, what: &str) {
     let before = s.state();
     let log_before = s.log_text();
-    let r = s.handle_text(text);
+    let mut r = s.handle_text(text);
+    if let Some(setup) = r.setup.take() {
+        // A new or loaded game is built off the async threads: its error comes back after.
+        assert!(r.msgs.is_empty() && r.job.is_none(), "{what}: {:?}", r.msgs);
+        r = s.finish_setup(setup.run());
+    }
     assert!(r.job.is_none(), "{what}: no work started");
     assert!(r.reach.is_none(), "{what}: no reach started");
     let errs = errors(&r.msgs);
@@ -277,6 +286,11 @@ fn out_of_order_stale_and_illegal_requests_change_nothing() {
     );
     rejected(
         &mut s,
+        r#"{"type":"players","session":"s1","players":[{"kind":"computer","spec":"montecarlo:1000000000"},{"kind":"human"}]}"#,
+        "at most 100000 games a candidate",
+    );
+    rejected(
+        &mut s,
         r#"{"type":"new_game","session":"s1","spots":0,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
         "at least one spot",
     );
@@ -409,6 +423,143 @@ fn undo_redo_save_and_load_round_trip() {
     };
     assert!(text.contains("undo move 1 -> 2"), "{text}");
     assert!(text.contains("Drawing area is 800 x 600"), "{text}");
+}
+
+/// A move the rules forbid (a spot without a life, a loop at a spot with one life) is an
+/// error before any drawing, changing nothing.
+#[test]
+fn illegal_moves_are_errors() {
+    let mut s = session();
+    human_game(&mut s, 2);
+    let st = last_state(&draw(&mut s, 0, 1, 2, vec![], vec![]));
+    assert_eq!(st.k, 1, "{}", st.status);
+    let st = last_state(&draw(&mut s, 1, 1, 2, vec![], vec![]));
+    assert_eq!(st.k, 2, "{}", st.status);
+    // Two curves at spot 1 (1 -> 2 twice): one of its three lives is left.
+    let lives1 = st.spots.iter().find(|x| x.id == 1).expect("spot 1").lives;
+    assert_eq!(lives1, 1);
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":2,"from":1,"to":1}"#,
+        "a loop needs two lives at spot 1",
+    );
+    let st = last_state(&draw(&mut s, 2, 1, 3, vec![], vec![]));
+    assert_eq!(st.k, 3, "{}", st.status);
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":3,"from":1,"to":2}"#,
+        "spot 1 has no life left",
+    );
+    rejected(
+        &mut s,
+        r#"{"type":"draw","session":"s1","k":3,"from":2,"to":1}"#,
+        "spot 1 has no life left",
+    );
+}
+
+/// New game and Load build their board off the async threads (a setup job): until it comes
+/// back the game in play is unchanged; a setup overtaken by a later one is dropped; a load
+/// that fails is an error with the game unchanged; a new game stops the computer's job, whose
+/// result is then dropped.
+#[test]
+fn new_game_and_load_are_set_up_off_the_connection() {
+    let mut s = session();
+    human_game(&mut s, 3);
+    let one = last_state(&draw(&mut s, 0, 1, 2, vec![], vec![]));
+    let saved = send(
+        &mut s,
+        ClientMsg::Save {
+            session: SID.into(),
+        },
+    );
+    let ServerMsg::Saved { json } = &saved[0] else {
+        panic!("{saved:?}")
+    };
+    let new_game_msg = |spots: u32, players: [PlayerSpec; 2]| ClientMsg::NewGame {
+        session: SID.into(),
+        spots,
+        convention: super::protocol::ConventionName::Normal,
+        players,
+        first: 0,
+        width: 800.0,
+        height: 600.0,
+    };
+    let humans = [PlayerSpec::Human, PlayerSpec::Human];
+    let before = s.state();
+    let first = s.handle(new_game_msg(4, humans.clone()));
+    assert!(
+        first.msgs.is_empty() && first.job.is_none(),
+        "{:?}",
+        first.msgs
+    );
+    let first = first.setup.expect("a setup job");
+    assert_eq!(
+        s.state(),
+        before,
+        "nothing changes until the board is built"
+    );
+    let second = s
+        .handle(new_game_msg(5, humans.clone()))
+        .setup
+        .expect("a setup job");
+    // The first comes back late: dropped.
+    let r = s.finish_setup(first.run());
+    assert!(r.msgs.is_empty() && r.job.is_none(), "{:?}", r.msgs);
+    assert_eq!(s.state(), before);
+    let r = s.finish_setup(second.run());
+    let st = last_state(&r.msgs);
+    assert_eq!((st.k, st.spots.len()), (0, 5));
+
+    // A bad saved game: an error, the 5-spot game unchanged.
+    rejected(
+        &mut s,
+        r#"{"type":"load","session":"s1","json":"{\"format\":\"sprouts-game\"}"}"#,
+        "cannot load that game",
+    );
+    // The good one.
+    let loaded = last_state(&send(
+        &mut s,
+        ClientMsg::Load {
+            session: SID.into(),
+            json: json.clone(),
+        },
+    ));
+    assert_eq!(
+        (&loaded.glop, &loaded.curves, &loaded.spots),
+        (&one.glop, &one.curves, &one.spots)
+    );
+
+    // The computer thinking (a long Monte Carlo think, never run here); a new game stops it.
+    let slow = PlayerSpec::Computer {
+        spec: "montecarlo:600s".into(),
+    };
+    let r = s.handle(new_game_msg(3, [slow, PlayerSpec::Human]));
+    let r = s.finish_setup(r.setup.expect("a setup job").run());
+    let job = r.job.expect("the computer's job");
+    let flag = job.stop_flag();
+    assert!(last_state(&r.msgs).busy);
+    let r = s.handle(new_game_msg(2, humans));
+    assert!(
+        !flag.load(std::sync::atomic::Ordering::Relaxed),
+        "not before the new board"
+    );
+    let r = s.finish_setup(r.setup.expect("a setup job").run());
+    assert!(flag.load(std::sync::atomic::Ordering::Relaxed), "stopped");
+    let st = last_state(&r.msgs);
+    assert_eq!((st.k, st.spots.len(), st.busy), (0, 2, false));
+    let late = s.finish(job.run(&mut |_| {}));
+    assert!(
+        late.msgs.is_empty() && late.job.is_none(),
+        "{:?}",
+        late.msgs
+    );
+    assert_eq!(
+        s.state().map(|m| match m {
+            ServerMsg::State(st) => st.k,
+            _ => 99,
+        }),
+        Some(0)
+    );
 }
 
 #[test]
@@ -570,6 +721,76 @@ fn computers_finish_six_spot_games_without_pausing() {
             "a 6-spot game lasts 12 to 17 moves"
         );
     }
+}
+
+/// Space during the computer's move: with the stop flag set as each computer job starts (the
+/// thinking cut short at once), a move the router refuses as chosen skips the search for
+/// equivalent moves (logged) and is still drawn, with the picture afresh; the games finish.
+#[test]
+fn space_during_the_ladder_skips_the_search_and_still_draws() {
+    let mut refusals = 0;
+    let mut games = 0;
+    for seed in 20..40 {
+        let mut s = Session::new(SID.into(), seed);
+        s.handle_text(&format!(
+            r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+        ));
+        let random = PlayerSpec::Computer {
+            spec: "random".into(),
+        };
+        let mut r = s.handle(ClientMsg::NewGame {
+            session: SID.into(),
+            spots: 6,
+            convention: super::protocol::ConventionName::Normal,
+            players: [random.clone(), random],
+            first: 0,
+            width: 800.0,
+            height: 600.0,
+        });
+        let mut state = None;
+        loop {
+            if let Some(st) = r.msgs.iter().rev().find_map(|m| match m {
+                ServerMsg::State(st) => Some((**st).clone()),
+                _ => None,
+            }) {
+                state = Some(st);
+            }
+            if let Some(setup) = r.setup.take() {
+                r = s.finish_setup(setup.run());
+                continue;
+            }
+            let Some(job) = r.job.take() else { break };
+            // Space, pressed as the computer starts.
+            job.stop_flag()
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            r = s.finish(job.run(&mut |_| {}));
+        }
+        let st = state.expect("a state");
+        let log = s.log_text();
+        assert!(st.over, "seed {seed}: {}\n{log}", st.status);
+        let refused = log.matches("ladder step 1").count();
+        assert_eq!(
+            log.matches("ladder step 2 skipped: stop asked (Space)")
+                .count(),
+            refused,
+            "{log}"
+        );
+        assert!(!log.contains("drawn instead"), "{log}");
+        assert_eq!(
+            log.matches("drawn with the whole picture afresh").count(),
+            refused,
+            "{log}"
+        );
+        refusals += refused;
+        games += 1;
+        if refusals >= 3 {
+            break;
+        }
+    }
+    assert!(
+        refusals >= 3,
+        "{games} games gave only {refusals} refused moves to test the ladder with"
+    );
 }
 
 /// A reach request is answered by a reach job (run off the async threads) whose result lists

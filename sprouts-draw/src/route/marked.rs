@@ -82,6 +82,12 @@ impl Enclosure {
         Some(Enclosure { others, arc, kind })
     }
 
+    /// The arc of `B` from `x` to `y`, its region on the left in the y-up frame (empty for a
+    /// loop through one corner).
+    pub(crate) fn arc(&self) -> &[Point] {
+        &self.arc
+    }
+
     /// The closed polygon `Γ` of a route from `x` to `y`.
     fn gamma(&self, path: &[Point]) -> Vec<Point> {
         let mut g = self.arc.clone();

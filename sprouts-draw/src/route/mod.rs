@@ -611,11 +611,18 @@ fn prepare(
                     .filter(|(_, w)| **w)
                     .map(|(o, _)| o.1)
                     .collect();
-                let walled = loop_walls(&inside).map(|(w, u)| {
-                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
-                    let (s, t) = ends(&g, Some(u));
-                    (g, s, t)
-                });
+                let walled = loop_walls(&inside)
+                    .map(|(w, u)| {
+                        let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                        let (s, t) = ends(&g, Some(u));
+                        (g, s, t)
+                    })
+                    .or_else(|| {
+                        let w = arc_walls(e.arc(), &inside, &scene)?;
+                        let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                        let (s, t) = ends(&g, None);
+                        Some((g, s, t))
+                    });
                 let tries = walled
                     .iter()
                     .map(|(g, s, t)| (g, s, t))
@@ -949,6 +956,39 @@ fn marked_search(
             return None;
         }
     }
+}
+
+/// Walls for a move between two corners of one boundary round marked boundaries (the barrier
+/// tree of spec 3.3 drawn straight, as for a loop through one corner): from a point off the
+/// middle of the arc, on its region side, to each boundary that must be inside, so that the
+/// route's two strands cannot run along one corridor (the parity search's shortest way round
+/// a far boundary from two close spots crosses itself). `None` without an arc or marks.
+fn arc_walls(arc: &[Point], inside: &[Point], scene: &Scene) -> Option<Vec<Wall>> {
+    if arc.len() < 2 || inside.is_empty() {
+        return None;
+    }
+    let total: f64 = arc.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
+    let mut left = 0.5 * total;
+    let (mut mid, mut dir) = (arc[0], arc[1] - arc[0]);
+    for w in arc.windows(2) {
+        let l = (w[1] - w[0]).norm();
+        if l >= left && l > 0.0 {
+            mid = w[0] + (w[1] - w[0]) * (left / l);
+            dir = w[1] - w[0];
+            break;
+        }
+        left -= l;
+    }
+    if dir.norm() < 1e-9 {
+        return None;
+    }
+    // The region is on the arc's left (y up).
+    let n = Vector::new(-dir.y, dir.x) / dir.norm();
+    let root = mid + n * (3.0 * scene.d0);
+    let hw = 1.5 * scene.d0;
+    let mut w = vec![(mid + n * (0.5 * scene.d0), root, hw)];
+    w.extend(inside.iter().map(|&p| (root, p, hw)));
+    Some(w)
 }
 
 /// A way from `from` to the spot at `to` that keeps `3 d0` from everything (room for a wall of

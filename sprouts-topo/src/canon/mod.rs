@@ -27,6 +27,7 @@
 //! of first appearance, so GLOP and SPOTS read the forms. The order of regions and boundaries is
 //! the canonical tree's, not lexicographic.
 
+mod direct;
 mod render;
 mod shape;
 mod tree;
@@ -157,18 +158,25 @@ impl StructureKey {
     }
 }
 
+/// The most land forms a [`Canonicalizer`] remembers at once (it forgets them all past that).
+pub const MEMO_CAP: usize = 1 << 17;
+
 /// Reusable scratch space for canonical forms: keep one per thread in hot loops to avoid
 /// allocating ([`Position::canonical`] uses a thread-local one).
-#[derive(Default, Debug)]
+#[derive(Debug)]
 pub struct Canonicalizer {
     shape_scratch: ShapeScratch,
     shape: Shape,
     tree: TreeScratch,
     render: render::RenderScratch,
+    direct: direct::DirectScratch,
     lands: Vec<(u32, u32)>,
     buf: String,
     /// Whether land forms are remembered (see [`Canonicalizer::remember_lands`]).
     memo_on: bool,
+    /// Whether the forms of small lands are remembered even when `memo_on` is off (see
+    /// [`Canonicalizer::remember_small_lands`]).
+    small_memo_on: bool,
     /// Forms of lands already written, by the land's exact shape: a range of `memo_text` and
     /// whether the form is exact. Kept allocated while off, and cleared when turned on.
     memo: FxHashMap<Box<[u32]>, (u32, u32, bool)>,
@@ -185,18 +193,59 @@ pub(crate) struct ChildBufs {
     pub(crate) spans: Vec<(u32, u32, bool)>,
     pub(crate) child: Option<Position>,
     pub(crate) text: String,
+    /// The parent's lands' forms: the text, and per land piece `(land, start, end)`.
+    pub(crate) parent: ParentLands,
+    /// The current child's lands: ranges of `text`.
+    pub(crate) pieces: Vec<(u32, u32)>,
+}
+
+/// The forms of a parent's lands, for [`Position::for_each_child_lands`].
+#[derive(Default, Debug)]
+pub(crate) struct ParentLands {
+    pub(crate) text: String,
+    pub(crate) pieces: Vec<(u32, u32, u32)>,
+}
+
+impl Default for Canonicalizer {
+    fn default() -> Canonicalizer {
+        Canonicalizer {
+            shape_scratch: ShapeScratch::default(),
+            shape: Shape::default(),
+            tree: TreeScratch::default(),
+            render: render::RenderScratch::default(),
+            direct: direct::DirectScratch::default(),
+            lands: Vec::new(),
+            buf: String::new(),
+            memo_on: false,
+            small_memo_on: true,
+            memo: FxHashMap::default(),
+            memo_text: String::new(),
+            memo_key: Vec::new(),
+            child_bufs: ChildBufs::default(),
+        }
+    }
 }
 
 impl Canonicalizer {
-    /// A new canonicalizer.
+    /// A new canonicalizer (remembering the forms of small lands: see
+    /// [`Canonicalizer::remember_small_lands`]).
     pub fn new() -> Canonicalizer {
         Canonicalizer::default()
+    }
+
+    /// Whether the forms of small lands (at most 16 spots, counted with repeats) are remembered,
+    /// keyed by their exact shape, even when [`Canonicalizer::remember_lands`] is off: on by
+    /// default. Real games are full of the same few small lands (`AB|AB`, `2AB|AB`, `0.A|2A`,
+    /// ...), each costing a tree canonisation otherwise. Turn it off to measure the cost of
+    /// canonising every land.
+    pub fn remember_small_lands(&mut self, on: bool) {
+        self.small_memo_on = on;
     }
 
     /// Remembers the form of every land it writes (keyed by the land's exact reduced shape) and
     /// reuses it when the same land comes again, or forgets them all (`false`). Worth it over the
     /// children of one position: a move changes one land and leaves the others as they were.
-    /// The memory grows with the number of distinct lands met.
+    /// The memory is bounded: past [`MEMO_CAP`] lands it is cleared.
     pub fn remember_lands(&mut self, on: bool) {
         self.memo_on = on;
         self.memo.clear();
@@ -206,6 +255,12 @@ impl Canonicalizer {
             self.memo = FxHashMap::default();
             self.memo_text = String::new();
         }
+    }
+
+    /// Turns remembering land forms on or off without forgetting those remembered (the memory
+    /// stays bounded: it is cleared when it holds [`MEMO_CAP`] lands); returns whether it was on.
+    pub(crate) fn keep_remembering(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.memo_on, on)
     }
 
     /// Writes the canonical form of `pos` into `out` (cleared first); returns whether it is exact.
@@ -245,7 +300,20 @@ impl Canonicalizer {
         self.lands.clear();
         for l in 0..n_lands {
             let start = self.buf.len() as u32;
-            if self.memo_on {
+            if !self.tree.reference && self.direct.unlabelled_region(&self.shape, l, &mut self.buf)
+            {
+                self.lands.push((start, self.buf.len() as u32));
+                continue;
+            }
+            // Remembered: every land when asked, and the small lands unless told not to (few
+            // spots, so few exact shapes; the memory stays small), except in the reference mode.
+            // The key is the land's exact shape, so a remembered form is the form.
+            let memo = self.memo_on
+                || (self.small_memo_on
+                    && mode.drop_stumps
+                    && !self.tree.reference
+                    && land_tokens(&self.shape, l) <= SMALL_LAND_TOKENS);
+            if memo {
                 land_key(&self.shape, l, mode, &mut self.memo_key);
                 if let Some(&(s, e, exact)) = self.memo.get(self.memo_key.as_slice()) {
                     self.buf.push_str(&self.memo_text[s as usize..e as usize]);
@@ -260,7 +328,12 @@ impl Canonicalizer {
                 .canon_land(&self.shape, l, Orient::Best, &mut budget);
             self.render
                 .render(&self.tree.code, &self.shape, l, &mut self.buf);
-            if self.memo_on {
+            if memo && !budget.exceeded {
+                if self.memo.len() >= MEMO_CAP {
+                    // Bounded: start again rather than grow without end.
+                    self.memo.clear();
+                    self.memo_text.clear();
+                }
                 let s = self.memo_text.len() as u32;
                 self.memo_text.push_str(&self.buf[start as usize..]);
                 let e = self.memo_text.len() as u32;
@@ -323,6 +396,15 @@ impl Canonicalizer {
             exact: !budget.exceeded,
         }
     }
+}
+
+/// The lands always remembered have at most this many spots (counted with repeats).
+const SMALL_LAND_TOKENS: usize = 16;
+
+/// The number of spots (with repeats) of land `l` of `shape`.
+fn land_tokens(shape: &Shape, l: usize) -> usize {
+    let (rs, re) = (shape.land[l] as usize, shape.land[l + 1] as usize);
+    (shape.bnd[shape.reg[re] as usize] - shape.bnd[shape.reg[rs] as usize]) as usize
 }
 
 /// The exact shape of land `l` of `shape`, with its labels numbered from 0 (a key for remembering
@@ -505,6 +587,55 @@ mod tests {
                 "{p:?} {mode:?}"
             );
         }
+    }
+
+    /// One position per GLOP class reachable from `n` seeds (down to `max_depth` moves).
+    fn reachable(n: u32, max_depth: usize) -> Vec<Position> {
+        let mut seen = std::collections::HashSet::new();
+        let mut all = Vec::new();
+        let mut layer = vec![Position::new(n)];
+        let mut depth = 0;
+        while !layer.is_empty() && depth <= max_depth {
+            let mut next = Vec::new();
+            for p in &layer {
+                for mv in p.distinct_moves() {
+                    let q = p.play(&mv).unwrap();
+                    if seen.insert(q.canonical()) {
+                        next.push(q);
+                    }
+                }
+            }
+            all.append(&mut layer);
+            layer = next;
+            depth += 1;
+        }
+        all
+    }
+
+    /// Every land reachable from 1 to 4 seeds (every position, and every child of it, as
+    /// played: stumps, dead regions and all): the shortcuts and lands named directly write
+    /// exactly what the tree and the general writer write, reduced and plain.
+    #[test]
+    fn direct_lands_equal_tree_lands_exhaustively() {
+        let mut fast = Canonicalizer::new();
+        let mut slow = Canonicalizer::new();
+        slow.tree.reference = true;
+        slow.render.reference = true;
+        let (mut a, mut b) = (String::new(), String::new());
+        let mut direct = 0usize;
+        for n in 1..=4 {
+            for p in reachable(n, usize::MAX) {
+                for q in std::iter::once(p.clone()).chain(p.moves().map(|m| p.play(&m).unwrap())) {
+                    for r in [Reductions::Glop, Reductions::Plain] {
+                        let ea = fast.canonical_into(&q, r, DEFAULT_BUDGET, &mut a);
+                        let eb = slow.canonical_into(&q, r, DEFAULT_BUDGET, &mut b);
+                        assert_eq!((&a, ea), (&b, eb), "{} {r:?}", q.to_glop());
+                        direct += a.split('+').filter(|l| !l.contains('|')).count();
+                    }
+                }
+            }
+        }
+        assert!(direct > 10_000, "{direct}");
     }
 
     proptest! {
