@@ -317,3 +317,60 @@ pub(crate) fn relax(
     }
     pts
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sprouts_topo::SpotId;
+
+    /// A band started along a curve at the minimum clearance moves off it, towards the
+    /// comfort distance, smoothly (away from its fixed ends).
+    #[test]
+    fn band_leaves_a_curve_it_starts_on() {
+        let s = |k: u32| SpotId::new(k).unwrap();
+        let scene = Scene {
+            width: 800.0,
+            height: 600.0,
+            d0: 6.0,
+            rho: 40.0 * std::f64::consts::SQRT_2,
+            spots: vec![
+                (s(1), Point::new(50.0, 300.0), 5.0),
+                (s(2), Point::new(750.0, 300.0), 5.0),
+                (s(3), Point::new(150.0, 280.0), 5.0),
+                (s(4), Point::new(650.0, 280.0), 5.0),
+            ],
+            curves: vec![(
+                s(1),
+                s(2),
+                (0..=70)
+                    .map(|k| Point::new(50.0 + 10.0 * f64::from(k), 300.0))
+                    .collect(),
+            )],
+        };
+        let mut route = vec![Point::new(150.0, 280.0)];
+        route.extend((0..=50).map(|k| Point::new(150.0 + 10.0 * f64::from(k), 294.0)));
+        route.push(Point::new(650.0, 280.0));
+        let band = BandSettings {
+            min_clearance: 6.0,
+            comfort: 40.0,
+            lambda: 1.0,
+            reach: 80.0,
+            spacing: 5.0,
+            max_steps: 100,
+        };
+        let out = relax(&route, &scene, &[s(3), s(4)], &band, &mut |_| {});
+        let mid = out[out.len() / 2];
+        let m = out.len();
+        let wiggle = out[m / 5..m - m / 5]
+            .windows(3)
+            .map(|w| ((w[0] + (w[2] - w[0]) * 0.5) - w[1]).norm())
+            .fold(0.0, f64::max);
+
+        assert!(
+            300.0 - mid.y > 20.0,
+            "the middle is {} px from the curve",
+            300.0 - mid.y
+        );
+        assert!(wiggle < 1.0, "wiggle {wiggle}");
+    }
+}
