@@ -1,6 +1,7 @@
 //! Canonical forms of positions from a 12-spot game (after 10, 20 and 30 moves), asserted then
 //! timed: through `Position::canonical` (thread-local scratch, a new `String` per form) and
-//! through a reused `Canonicalizer` writing into a reused `String` (the solver's way).
+//! through a reused `Canonicalizer` writing into a reused `String` (the solver's way), with and
+//! without its memory of small lands.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
@@ -25,6 +26,13 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 canonicalizer.canonical_into(&pos, Reductions::Glop, DEFAULT_BUDGET, &mut out)
             })
+        });
+        // Every land canonicalised every time (no memory of small lands): the cost of a land
+        // met for the first time.
+        let mut cold = Canonicalizer::new();
+        cold.remember_small_lands(false);
+        group.bench_function(format!("canonical_into_cold/{}", case.name), |b| {
+            b.iter(|| cold.canonical_into(&pos, Reductions::Glop, DEFAULT_BUDGET, &mut out))
         });
         group.bench_function(format!("unreduced/{}", case.name), |b| {
             b.iter(|| {

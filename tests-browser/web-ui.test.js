@@ -216,6 +216,11 @@ test("two computers finish a 5-spot game; undo pauses them, resume finishes; a s
   t.diagnostic(`moves refused as chosen: ${log.filter(l => /ladder step 1/.test(l)).length}; drawn as an equivalent move: ${log.filter(l => /drawn instead/.test(l)).length}; drawn afresh: ${log.filter(l => /ladder step 3: .* drawn with the whole picture afresh/.test(l)).length}`);
   st = await H.state(page);
   assert.match(await page.textContent("#status"), new RegExp(`^${COLOURS[st.winner]} wins`));
+  // The picture keeps up with the game: within a few seconds of the end, the last picture is
+  // shown, every animation over.
+  await page.waitForFunction(() => window.sprouts.settled(), null, { timeout: 5000 });
+  const shown = await page.evaluate(() => ({ k: window.sprouts.pic.k, curves: window.sprouts.pic.curves, spots: window.sprouts.pic.spots }));
+  assert.deepEqual(shown, { k: st.k, curves: st.curves, spots: st.spots });
   await page.click("#b-log");
   await page.screenshot({ path: H.artifact("finished-5-spots.png") });
   await page.close();

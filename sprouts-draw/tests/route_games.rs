@@ -19,6 +19,50 @@ struct Games {
     methods: std::collections::BTreeMap<String, usize>,
 }
 
+/// Writes the board with the routes the router tried (red, the last one thicker) and the
+/// refusal, as PNG (`ROUTE_PNG=DIR`), for looking at refusals.
+fn picture(dir: &str, name: &str, board: &Board, routes: &[Vec<sprouts_geom::Point>], line: &str) {
+    let svg = sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
+    let mut extra = String::new();
+    for (k, r) in routes.iter().enumerate() {
+        let pts: Vec<String> = r.iter().map(|p| format!("{:.1},{:.1}", p.x, p.y)).collect();
+        let w = if k + 1 == routes.len() { 2.0 } else { 0.7 };
+        extra.push_str(&format!(
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"red\" stroke-opacity=\"0.6\" stroke-width=\"{w}\"/>",
+            pts.join(" ")
+        ));
+    }
+    let text = line
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    extra.push_str(&format!(
+        "<text x=\"10\" y=\"30\" font-size=\"22\" fill=\"black\">{text}</text>"
+    ));
+    let mut svg = svg.replacen("</svg>", &format!("{extra}</svg>"), 1);
+    // `ROUTE_CROP=x,y,w,h`: only that part of the board.
+    if let Ok(crop) = std::env::var("ROUTE_CROP") {
+        let v: Vec<&str> = crop.split(',').collect();
+        if v.len() == 4 {
+            let head_end = svg.find('>').unwrap();
+            let head = format!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\"",
+                v[2], v[3], v[0], v[1], v[2], v[3]
+            );
+            svg = format!("{head}{}", &svg[head_end..]);
+        }
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(format!("{dir}/{name}.svg"), &svg).unwrap();
+    let scale = std::env::var("ROUTE_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    if let Ok(png) = sprouts_draw::svg::svg_to_png(&svg, scale) {
+        std::fs::write(format!("{dir}/{name}.png"), png).unwrap();
+    }
+}
+
 /// Plays `games` random games of `n` spots, drawing every move; a game stops at its first
 /// refused move (no making room here).
 fn play(n: u32, games: usize, seed: u64) -> Games {
@@ -37,7 +81,13 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
             let mv = &moves[rng.random_range(0..moves.len())];
             let intended = pos.play(mv).unwrap();
             let before = board.to_json();
-            match board.draw_move(mv, &mut |_| {}) {
+            let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
+            let res = board.draw_move(mv, &mut |r| {
+                if seen.len() < 64 {
+                    seen.push(r.to_vec());
+                }
+            });
+            match res {
                 Ok(d) => {
                     out.drawn += 1;
                     *out.methods.entry(format!("{:?}", d.method)).or_default() += 1;
@@ -53,9 +103,16 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                     out.refused += 1;
                     let dbg = format!("{e:?}");
                     let kind = dbg.split([' ', '(', '{']).next().unwrap_or("").to_owned();
-                    *out.kinds.entry(kind).or_default() += 1;
-                    out.reasons
-                        .push(format!("{}: {}", mv.describe(&pos), e.detail()));
+                    *out.kinds.entry(kind.clone()).or_default() += 1;
+                    let line = format!("{}: {}", mv.describe(&pos), e.detail());
+                    if let Ok(dir) = std::env::var("ROUTE_PNG") {
+                        let name = format!("n{n}-g{}-{kind}", out.games);
+                        picture(&dir, &name, &board, &seen, &line);
+                        let k = moves.iter().position(|m| m == mv).unwrap();
+                        std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
+                        std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
+                    }
+                    out.reasons.push(line);
                     complete = false;
                     break;
                 }
@@ -76,6 +133,39 @@ fn random_games_of_three_to_five_spots() {
         assert_eq!(g.wrong, 0);
         assert!(g.drawn > 0);
     }
+}
+
+/// Draws one saved refusal again (`ROUTE_REPLAY=DIR/NAME`, from `ROUTE_PNG`), for debugging.
+#[test]
+#[ignore = "a debugging aid"]
+fn replay() {
+    let Ok(name) = std::env::var("ROUTE_REPLAY") else {
+        return;
+    };
+    let mut board =
+        Board::from_json(&std::fs::read_to_string(format!("{name}.json")).unwrap()).unwrap();
+    let k: usize = std::fs::read_to_string(format!("{name}.move"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let pos = board.position().clone();
+    let moves: Vec<_> = pos.moves().collect();
+    let mv = &moves[k];
+    let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
+    let res = board.draw_move(mv, &mut |r| seen.push(r.to_vec()));
+    let line = match &res {
+        Ok(d) => format!("{}: drawn by {:?}", mv.describe(&pos), d.method),
+        Err(e) => format!("{}: {}", mv.describe(&pos), e.detail()),
+    };
+    eprintln!("{line}");
+    picture(
+        std::env::temp_dir().to_str().unwrap(),
+        "replay",
+        &board,
+        &seen,
+        &line,
+    );
 }
 
 /// Refusals classified (`ROUTE_SPOTS=5..8 ROUTE_GAMES=30`, defaults 5..=8 and 10).

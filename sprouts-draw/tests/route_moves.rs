@@ -74,9 +74,11 @@ fn draw_all(n: u32, board: &Board) -> (Tally, Vec<Board>) {
                 tally.refused.push(Refused {
                     kind,
                     reproducer: format!(
-                        "{n} spots, moves [{}], then {} (position {}): {}",
+                        "{n} spots, moves [{}], then {} (corners {:?} -> {:?}; position {}): {}",
                         history.join("; "),
                         mv.describe(&pos),
+                        mv.from(),
+                        mv.to(),
                         pos.to_glop(),
                         e.detail()
                     ),

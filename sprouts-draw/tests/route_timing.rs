@@ -1,9 +1,14 @@
-//! Time to draw a computer move: random games of 11 and 20 spots, every move drawn by
+//! Time to draw a computer move: games of 11 and 20 spots, every move drawn by
 //! `Board::draw_move`; the median and 95th percentile of the time per drawn move
 //! (`cargo test --release -p sprouts-draw --test route_timing -- --ignored --nocapture`).
 //!
-//! Both wall-clock time and the thread's own CPU time (from `/proc/thread-self/schedstat`,
-//! where available) are reported: on a loaded machine the CPU time is the steadier figure.
+//! Two kinds of game: uniformly random legal moves (a game stops at its first refusal), and
+//! computer-like moves, chosen at random among those enclosing at most one boundary (a
+//! computer player's moves rarely enclose more; a refused move is timed too, then the next
+//! candidate is tried, as in the criterion bench `draw_move`). Both wall-clock time and the
+//! thread's own CPU time (from `/proc/thread-self/schedstat`, where available) are reported:
+//! on a loaded machine the CPU time is the steadier figure. `ROUTE_TIMING_SPOTS=11` for one
+//! size only.
 
 use std::time::Instant;
 
@@ -18,72 +23,98 @@ fn thread_cpu() -> Option<f64> {
     Some(ns as f64 * 1e-9)
 }
 
-/// Per drawn move: (wall-clock seconds, CPU seconds if known); and the games stopped at a
-/// refusal.
-fn times(n: u32, games: u64) -> (Vec<(f64, Option<f64>)>, usize) {
-    let mut out = Vec::new();
-    let mut refused = 0;
+/// What the games gave: per drawn move (wall-clock seconds, CPU seconds if known), the same
+/// for refused moves, and how many moves were refused.
+#[derive(Default)]
+struct Times {
+    drawn: Vec<(f64, Option<f64>)>,
+    refused: Vec<(f64, Option<f64>)>,
+}
+
+fn times(n: u32, games: u64, computer_like: bool) -> Times {
+    let mut out = Times::default();
     for g in 0..games {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7 * g + u64::from(n));
         let mut board = Board::new(n, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
-        loop {
+        'game: loop {
             let pos = board.position().clone();
-            let moves: Vec<_> = pos.moves().collect();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = &moves[rng.random_range(0..moves.len())];
-            let c = thread_cpu();
-            let t = Instant::now();
-            let r = board.draw_move(mv, &mut |_| {});
-            let s = t.elapsed().as_secs_f64();
-            let cpu = c.zip(thread_cpu()).map(|(a, b)| b - a);
-            match r {
-                Ok(_) => out.push((s, cpu)),
-                Err(_) => {
-                    refused += 1;
-                    break;
+            let mut moves: Vec<_> = pos
+                .moves()
+                .filter(|m| !computer_like || m.side_a().len() <= 1)
+                .collect();
+            while !moves.is_empty() {
+                let mv = moves.swap_remove(rng.random_range(0..moves.len()));
+                let c = thread_cpu();
+                let t = Instant::now();
+                let r = board.draw_move(&mv, &mut |_| {});
+                let s = t.elapsed().as_secs_f64();
+                let cpu = c.zip(thread_cpu()).map(|(a, b)| b - a);
+                match r {
+                    Ok(_) => {
+                        out.drawn.push((s, cpu));
+                        continue 'game;
+                    }
+                    Err(_) => {
+                        out.refused.push((s, cpu));
+                        if !computer_like {
+                            break 'game;
+                        }
+                    }
                 }
             }
+            break;
         }
     }
-    (out, refused)
+    out
 }
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
+fn line(v: &[(f64, Option<f64>)]) -> String {
+    let show = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        format!(
+            "median {:.1} ms, p95 {:.1} ms, max {:.1} ms, total {:.1} s",
+            1e3 * quantile(&v, 0.5),
+            1e3 * quantile(&v, 0.95),
+            1e3 * v[v.len() - 1],
+            v.iter().sum::<f64>()
+        )
+    };
+    let wall = show(v.iter().map(|x| x.0).collect());
+    let cpu: Vec<f64> = v.iter().filter_map(|x| x.1).collect();
+    if cpu.len() == v.len() {
+        format!("CPU {}; wall {wall}", show(cpu))
+    } else {
+        format!("wall {wall}")
+    }
+}
+
 #[test]
 #[ignore = "timing; the README gives its figures"]
 fn time_to_draw_a_move() {
-    for (n, games) in [(11, 6), (20, 3)] {
-        let (t, refused) = times(n, games);
-        if t.is_empty() {
-            eprintln!("{n} spots: no move drawn ({refused} games stopped at a refusal)");
-            continue;
-        }
-        let mut wall: Vec<f64> = t.iter().map(|x| x.0).collect();
-        wall.sort_by(f64::total_cmp);
-        let mut cpu: Vec<f64> = t.iter().filter_map(|x| x.1).collect();
-        cpu.sort_by(f64::total_cmp);
-        let line = |v: &[f64]| {
-            format!(
-                "median {:.1} ms, p95 {:.1} ms, max {:.1} ms, total {:.1} s",
-                1e3 * quantile(v, 0.5),
-                1e3 * quantile(v, 0.95),
-                1e3 * v[v.len() - 1],
-                v.iter().sum::<f64>()
-            )
-        };
-        eprintln!(
-            "{n} spots: {} moves drawn ({} games stopped at a refusal): wall {}",
-            t.len(),
-            refused,
-            line(&wall)
-        );
-        if cpu.len() == t.len() {
-            eprintln!("{n} spots: thread CPU {}", line(&cpu));
+    let only: Option<u32> = std::env::var("ROUTE_TIMING_SPOTS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    for (n, games) in [(11, 6), (20, 3)]
+        .into_iter()
+        .filter(|(n, _)| only.is_none_or(|o| o == *n))
+    {
+        for (label, computer_like) in [("random moves", false), ("computer-like moves", true)] {
+            let t = times(n, games, computer_like);
+            eprintln!(
+                "{n} spots, {games} games of {label}: {} drawn, {} refused",
+                t.drawn.len(),
+                t.refused.len()
+            );
+            if !t.drawn.is_empty() {
+                eprintln!("  drawn: {}", line(&t.drawn));
+            }
+            if !t.refused.is_empty() {
+                eprintln!("  refused: {}", line(&t.refused));
+            }
         }
     }
 }

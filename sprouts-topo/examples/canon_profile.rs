@@ -4,6 +4,7 @@
 //!
 //! ```sh
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
 //! cargo run --release -p sprouts-topo --example canon_profile -- children 40
 //! cargo run --release -p sprouts-topo --example canon_profile -- one '0*4.1Aab1baBCD|ADCB+122' 100000
 //! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
@@ -35,10 +36,12 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-/// The form of `p`, `n` times, through one reused canonicalizer.
+/// The form of `p`, `n` times, through one reused canonicalizer (remembering small lands, or
+/// not when `cold`).
 #[inline(never)]
-fn forms_of(p: &Position, n: usize) -> usize {
+fn forms_of(p: &Position, n: usize, cold: bool) -> usize {
     let mut c = Canonicalizer::new();
+    c.remember_small_lands(!cold);
     let mut out = String::new();
     let mut total = 0;
     for _ in 0..n {
@@ -65,10 +68,12 @@ fn main() {
     let what = args.get(1).map_or("canon", String::as_str);
     let count: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    match what {
+    let cold = what.ends_with("-cold");
+    match what.trim_end_matches("-cold") {
         "canon" => {
             let ps = positions(count, 7);
             let mut c = Canonicalizer::new();
+            c.remember_small_lands(!cold);
             let mut out = String::new();
             let mut total = 0usize;
             let t = std::time::Instant::now();
@@ -102,7 +107,7 @@ fn main() {
                 .expect("a position in GLOP notation");
             let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10_000);
             let t = std::time::Instant::now();
-            let total = forms_of(&p, n);
+            let total = forms_of(&p, n, cold);
             let s = t.elapsed().as_secs_f64();
             eprintln!(
                 "{n} forms in {s:.3} s: {:.0} forms/s ({total} bytes)",
@@ -123,7 +128,9 @@ fn main() {
             }
         }
         other => {
-            eprintln!("unknown workload {other}: canon, children or dump");
+            eprintln!(
+                "unknown workload {other}: canon, children, one or dump (canon-cold, one-cold: small lands not remembered)"
+            );
             std::process::exit(2);
         }
     }

@@ -1566,8 +1566,22 @@ fn player_words(p: &PlayerSpec) -> String {
 
 /// Checks a player spec (`random`, `montecarlo:N`, `parity-fast:Ts`, `parity-sharp:depth=D`,
 /// `perfect:Ts`) by building the player.
+///
+/// A Monte Carlo player with a number of games is limited to [`MONTE_CARLO_GAMES_MAX`] games a
+/// candidate: that budget keeps every game's result in memory and is not cut short by Space
+/// (a time budget, `montecarlo:10s`, is).
 pub(crate) fn check_spec(spec: &str) -> Result<(), String> {
-    player_from_spec(spec, 0)
-        .map(|_| ())
-        .map_err(|e| format!("unknown player `{spec}`: {e}"))
+    player_from_spec(spec, 0).map_err(|e| format!("unknown player `{spec}`: {e}"))?;
+    if let Some(n) = spec.trim().strip_prefix("montecarlo:")
+        && let Ok(n) = n.trim().parse::<u64>()
+        && n > MONTE_CARLO_GAMES_MAX
+    {
+        return Err(format!(
+            "`{spec}`: at most {MONTE_CARLO_GAMES_MAX} games a candidate (or a time, such as montecarlo:10s)"
+        ));
+    }
+    Ok(())
 }
+
+/// The most random games a candidate a page may ask a Monte Carlo player for.
+pub(crate) const MONTE_CARLO_GAMES_MAX: u64 = 100_000;

@@ -286,6 +286,11 @@ fn out_of_order_stale_and_illegal_requests_change_nothing() {
     );
     rejected(
         &mut s,
+        r#"{"type":"players","session":"s1","players":[{"kind":"computer","spec":"montecarlo:1000000000"},{"kind":"human"}]}"#,
+        "at most 100000 games a candidate",
+    );
+    rejected(
+        &mut s,
         r#"{"type":"new_game","session":"s1","spots":0,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
         "at least one spot",
     );

@@ -355,17 +355,20 @@ fn prepare(
     // At a spot with no curve, a second wall across the spot closes its back, so that the loop
     // goes round one of the walls instead of slipping round the spot itself.
     let cell = FreeGrid::cell_width(scene.d0);
-    let walls: Vec<(Point, Point, f64)> = wall_dir
-        .map(|u| {
-            let len = ra + 5.0 * scene.d0;
-            let mut w = vec![(ca, ca + u * len, 1.5 * scene.d0)];
-            if sector_a.is_none() {
-                let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
-                w.push((ca - n, ca + n, cell));
-            }
-            w
-        })
-        .unwrap_or_default();
+    // The wall is `k d0` beyond the spot's disc: long, and shorter where the region is narrow.
+    let walls_of = |k: f64| -> Vec<Wall> {
+        wall_dir
+            .map(|u| {
+                let len = ra + k * scene.d0;
+                let mut w = vec![(ca, ca + u * len, 1.5 * scene.d0)];
+                if sector_a.is_none() {
+                    let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                    w.push((ca - n, ca + n, cell));
+                }
+                w
+            })
+            .unwrap_or_default()
+    };
     let mask = if a == b {
         let mut cs = vec![plan.from];
         if plan.to != plan.from {
@@ -393,7 +396,7 @@ fn prepare(
             },
         ]
     };
-    let grid = FreeGrid::new(&scene, analysis, &mask, &walls);
+    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(5.0));
     let t_from = Terminal {
         spot: a,
         centre: ca,
@@ -418,7 +421,21 @@ fn prepare(
         }
         (sources, targets)
     };
-    let (sources, targets) = ends(&grid, wall_dir);
+    let (mut sources, mut targets) = ends(&grid, wall_dir);
+    if same_corner {
+        // No way round the long wall (a loop in a narrow place): shorter walls.
+        for k in [3.0, 1.5] {
+            let way = !sources.is_empty()
+                && !targets.is_empty()
+                && planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES)
+                    .is_some();
+            if way {
+                break;
+            }
+            grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(k));
+            (sources, targets) = ends(&grid, wall_dir);
+        }
+    }
     // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
     // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
     let loop_walls = |inside: &[Point]| -> Option<(Vec<Wall>, Vector)> {
@@ -444,7 +461,14 @@ fn prepare(
             }
         };
         let mut w = vec![(ca, root, hw)];
-        w.extend(inside.iter().map(|&p| (root, p, hw)));
+        for &p in inside {
+            // Along a way with room for a strand on each side of the wall when there is one,
+            // else straight.
+            match wide_way(&scene, analysis, &mask, root, p) {
+                Some(way) => w.extend(way.windows(2).map(|s| (s[0], s[1], hw))),
+                None => w.push((root, p, hw)),
+            }
+        }
         if sector_a.is_none() {
             let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
             w.push((ca - n, ca + n, cell));
@@ -965,6 +989,67 @@ fn arc_walls(arc: &[Point], inside: &[Point], scene: &Scene) -> Option<Vec<Wall>
     let mut w = vec![(mid + n * (0.5 * scene.d0), root, hw)];
     w.extend(inside.iter().map(|&p| (root, p, hw)));
     Some(w)
+}
+
+/// A way from `from` to the spot at `to` that keeps `3 d0` from everything (room for a wall of
+/// half-width `1.5 d0` with a strand of the loop on each side), as a polyline from `from` to
+/// `to`; `None` if there is none.
+fn wide_way(
+    scene: &Scene,
+    analysis: &Analysis,
+    mask: &[Terminal],
+    from: Point,
+    to: Point,
+) -> Option<Vec<Point>> {
+    let mut wide = scene.clone();
+    wide.d0 = 3.0 * scene.d0;
+    let g = FreeGrid::new(&wide, analysis, mask, &[]);
+    let near = |p: Point, r: f64| -> Vec<Cell> {
+        let k = (r / g.cell).ceil() as i64 + 1;
+        let mut out = Vec::new();
+        for dj in -k..=k {
+            for di in -k..=k {
+                let q = Point::new(p.x + di as f64 * g.cell, p.y + dj as f64 * g.cell);
+                if let Some(c) = g.cell_at(q)
+                    && g.open[c as usize]
+                    && (g.centre(c) - p).norm() <= r
+                {
+                    out.push(c);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let r_to = scene.spots.iter().find(|s| s.1 == to).map_or(0.0, |s| s.2);
+    let sources: Vec<(Cell, f64)> = near(from, scene.d0 + 3.0 * g.cell)
+        .into_iter()
+        .map(|c| (c, (g.centre(c) - from).norm()))
+        .collect();
+    let targets = near(to, r_to + wide.d0 + 2.0 * g.cell);
+    if sources.is_empty() || targets.is_empty() {
+        return None;
+    }
+    let (dist, prev) = g.dijkstra(&sources);
+    let &end = targets
+        .iter()
+        .filter(|&&c| dist[c as usize].is_finite())
+        .min_by(|&&x, &&y| {
+            (dist[x as usize] + (g.centre(x) - to).norm())
+                .total_cmp(&(dist[y as usize] + (g.centre(y) - to).norm()))
+        })?;
+    let mut cells = vec![end];
+    let mut at = end;
+    while prev[at as usize] != Cell::MAX {
+        at = prev[at as usize];
+        cells.push(at);
+    }
+    cells.reverse();
+    let mut way = vec![from];
+    way.extend(cells.iter().map(|&c| g.centre(c)));
+    way.push(to);
+    Some(way)
 }
 
 /// The direction of the wall of a loop through one corner: the sector's bisector, or for a

@@ -543,19 +543,34 @@ pub(crate) fn parity_search(
         }
         Some(lift)
     };
-    let h = |c: Cell| match &lift {
-        Some(l) => l.dist[c as usize],
+    // Per ray, the distance to `end` in the grid lifted by that ray's parity alone (a
+    // relaxation of the whole lift): the heuristic is the largest of them.
+    let per_ray: Vec<Rc<Vec<f64>>> = if lift.is_some() {
+        rays.iter()
+            .enumerate()
+            .map(|(k, r)| ray_distances(grid, &edges, k, r, targets, end, want >> k & 1 == 1))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let h = |c: Cell, b: u32| match &lift {
+        Some(l) => per_ray
+            .iter()
+            .enumerate()
+            .fold(l.dist[c as usize], |acc, (k, d)| {
+                acc.max(d[(b as usize >> k & 1) * n + c as usize])
+            }),
         None => (grid.centre(c) - end).norm(),
     };
     let mut states = States::new(n, rays.len());
     let mut heap = BinaryHeap::new();
     for &(c, d, b) in &source_bits {
-        if !h(c).is_finite() {
+        if !h(c, b).is_finite() {
             continue;
         }
         if states.get(c, b).is_none_or(|o| d < o) {
             states.insert(c, b, d, FROM_SOURCE);
-            heap.push(Entry(d + h(c), c, b));
+            heap.push(Entry(d + h(c, b), c, b));
         }
     }
     // The best complete path found so far: its length to `end` and its last state.
@@ -567,7 +582,7 @@ pub(crate) fn parity_search(
             break;
         }
         let Some(g) = states.get(c, b) else { continue };
-        if f > g + h(c) + 1e-9 {
+        if f > g + h(c, b) + 1e-9 {
             continue;
         }
         if let Some(&eb) = target_bits.get(c as usize)
@@ -599,16 +614,16 @@ pub(crate) fn parity_search(
             if !grid.open[m as usize] {
                 continue;
             }
-            let hm = h(m);
-            if !hm.is_finite() {
-                continue;
-            }
             let w = if di != 0 && dj != 0 {
                 std::f64::consts::SQRT_2 * grid.cell
             } else {
                 grid.cell
             };
             let nb = b ^ u32::from(eb[dir]);
+            let hm = h(m, nb);
+            if !hm.is_finite() {
+                continue;
+            }
             let nd = g + w;
             if states.get(m, nb).is_none_or(|o| nd < o - 1e-12) {
                 states.insert(m, nb, nd, dir as u8);
@@ -787,48 +802,117 @@ impl Lift {
 /// grid and ends), keyed by the grid's open cells themselves, so a grid changed in any way
 /// gets its own run.
 fn distances_to_end(grid: &FreeGrid, targets: &[Cell], end: Point) -> Rc<Vec<f64>> {
+    cached(grid, targets, end, None, || {
+        let _span = tracing::debug_span!("distances_to_end").entered();
+        let n = grid.nx * grid.ny;
+        let mut dist = vec![f64::INFINITY; n];
+        let mut heap = BinaryHeap::new();
+        for &t in targets {
+            let d = (grid.centre(t) - end).norm();
+            if d < dist[t as usize] {
+                dist[t as usize] = d;
+                heap.push(Entry(d, t, 0));
+            }
+        }
+        while let Some(Entry(d, c, _)) = heap.pop() {
+            if d > dist[c as usize] {
+                continue;
+            }
+            for (m, w) in grid.neighbours(c) {
+                if !grid.open[m as usize] {
+                    continue;
+                }
+                let nd = d + w;
+                if nd < dist[m as usize] {
+                    dist[m as usize] = nd;
+                    heap.push(Entry(nd, m, 0));
+                }
+            }
+        }
+        dist
+    })
+}
+
+/// The distance from every (cell, parity of ray `k` so far) to `end` over open cells through
+/// one of `targets`, for a whole path whose crossings with the ray have parity `want`:
+/// `2 * cells` entries, parity 0 first. One Dijkstra run over the grid doubled by one ray
+/// (edges are undirected, so run from the targets); kept per thread like
+/// [`distances_to_end`].
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the grid, the ray and the ends are all needed"
+)]
+fn ray_distances(
+    grid: &FreeGrid,
+    edges: &EdgeBits,
+    k: usize,
+    ray: &Ray,
+    targets: &[Cell],
+    end: Point,
+    want: bool,
+) -> Rc<Vec<f64>> {
+    cached(grid, targets, end, Some((ray.from, ray.to, want)), || {
+        let _span = tracing::debug_span!("ray_distances").entered();
+        let n = grid.nx * grid.ny;
+        let mut dist = vec![f64::INFINITY; 2 * n];
+        let mut heap = BinaryHeap::new();
+        for &t in targets {
+            let d = (grid.centre(t) - end).norm();
+            // The parity the path must have at `t`, before its last segment.
+            let bit = u32::from(want ^ ray.crosses(grid.centre(t), end));
+            let at = bit as usize * n + t as usize;
+            if d < dist[at] {
+                dist[at] = d;
+                heap.push(Entry(d, t, bit));
+            }
+        }
+        while let Some(Entry(d, c, bit)) = heap.pop() {
+            if d > dist[bit as usize * n + c as usize] {
+                continue;
+            }
+            let eb = edges.of(c);
+            for (dir, (m, w)) in neighbours_with_dir(grid, c) {
+                if !grid.open[m as usize] {
+                    continue;
+                }
+                let nbit = bit ^ u32::from(eb[dir] >> k & 1);
+                let at = nbit as usize * n + m as usize;
+                let nd = d + w;
+                if nd < dist[at] {
+                    dist[at] = nd;
+                    heap.push(Entry(nd, m, nbit));
+                }
+            }
+        }
+        dist
+    })
+}
+
+/// A per-thread store of the last few distance tables, keyed by everything they are computed
+/// from (the grid's open cells themselves, so a grid changed in any way gets its own run).
+fn cached(
+    grid: &FreeGrid,
+    targets: &[Cell],
+    end: Point,
+    ray: Option<(Point, Point, bool)>,
+    compute: impl FnOnce() -> Vec<f64>,
+) -> Rc<Vec<f64>> {
     thread_local! {
         static CACHE: RefCell<Vec<DistanceKey>> = const { RefCell::new(Vec::new()) };
     }
     let found = CACHE.with(|c| {
         c.borrow()
             .iter()
-            .find(|k| k.matches(grid, targets, end))
+            .find(|k| k.matches(grid, targets, end, ray))
             .map(|k| Rc::clone(&k.dist))
     });
     if let Some(d) = found {
         return d;
     }
-    let _span = tracing::debug_span!("distances_to_end").entered();
-    let n = grid.nx * grid.ny;
-    let mut dist = vec![f64::INFINITY; n];
-    let mut heap = BinaryHeap::new();
-    for &t in targets {
-        let d = (grid.centre(t) - end).norm();
-        if d < dist[t as usize] {
-            dist[t as usize] = d;
-            heap.push(Entry(d, t, 0));
-        }
-    }
-    while let Some(Entry(d, c, _)) = heap.pop() {
-        if d > dist[c as usize] {
-            continue;
-        }
-        for (m, w) in grid.neighbours(c) {
-            if !grid.open[m as usize] {
-                continue;
-            }
-            let nd = d + w;
-            if nd < dist[m as usize] {
-                dist[m as usize] = nd;
-                heap.push(Entry(nd, m, 0));
-            }
-        }
-    }
-    let dist = Rc::new(dist);
+    let dist = Rc::new(compute());
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        if c.len() >= 3 {
+        if c.len() >= 10 {
             c.remove(0);
         }
         c.push(DistanceKey {
@@ -837,27 +921,36 @@ fn distances_to_end(grid: &FreeGrid, targets: &[Cell], end: Point) -> Rc<Vec<f64
             open: grid.open.clone(),
             targets: targets.to_vec(),
             end,
+            ray,
             dist: Rc::clone(&dist),
         });
     });
     dist
 }
 
-/// A kept result of [`distances_to_end`] and everything it was computed from.
+/// A kept distance table and everything it was computed from.
 struct DistanceKey {
     nx: usize,
     cell: f64,
     open: Vec<bool>,
     targets: Vec<Cell>,
     end: Point,
+    ray: Option<(Point, Point, bool)>,
     dist: Rc<Vec<f64>>,
 }
 
 impl DistanceKey {
-    fn matches(&self, grid: &FreeGrid, targets: &[Cell], end: Point) -> bool {
+    fn matches(
+        &self,
+        grid: &FreeGrid,
+        targets: &[Cell],
+        end: Point,
+        ray: Option<(Point, Point, bool)>,
+    ) -> bool {
         self.nx == grid.nx
             && self.cell == grid.cell
             && self.end == end
+            && self.ray == ray
             && self.targets == targets
             && self.open == grid.open
     }

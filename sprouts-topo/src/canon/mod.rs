@@ -163,7 +163,7 @@ pub const MEMO_CAP: usize = 1 << 17;
 
 /// Reusable scratch space for canonical forms: keep one per thread in hot loops to avoid
 /// allocating ([`Position::canonical`] uses a thread-local one).
-#[derive(Default, Debug)]
+#[derive(Debug)]
 pub struct Canonicalizer {
     shape_scratch: ShapeScratch,
     shape: Shape,
@@ -174,6 +174,9 @@ pub struct Canonicalizer {
     buf: String,
     /// Whether land forms are remembered (see [`Canonicalizer::remember_lands`]).
     memo_on: bool,
+    /// Whether the forms of small lands are remembered even when `memo_on` is off (see
+    /// [`Canonicalizer::remember_small_lands`]).
+    small_memo_on: bool,
     /// Forms of lands already written, by the land's exact shape: a range of `memo_text` and
     /// whether the form is exact. Kept allocated while off, and cleared when turned on.
     memo: FxHashMap<Box<[u32]>, (u32, u32, bool)>,
@@ -203,10 +206,40 @@ pub(crate) struct ParentLands {
     pub(crate) pieces: Vec<(u32, u32, u32)>,
 }
 
+impl Default for Canonicalizer {
+    fn default() -> Canonicalizer {
+        Canonicalizer {
+            shape_scratch: ShapeScratch::default(),
+            shape: Shape::default(),
+            tree: TreeScratch::default(),
+            render: render::RenderScratch::default(),
+            direct: direct::DirectScratch::default(),
+            lands: Vec::new(),
+            buf: String::new(),
+            memo_on: false,
+            small_memo_on: true,
+            memo: FxHashMap::default(),
+            memo_text: String::new(),
+            memo_key: Vec::new(),
+            child_bufs: ChildBufs::default(),
+        }
+    }
+}
+
 impl Canonicalizer {
-    /// A new canonicalizer.
+    /// A new canonicalizer (remembering the forms of small lands: see
+    /// [`Canonicalizer::remember_small_lands`]).
     pub fn new() -> Canonicalizer {
         Canonicalizer::default()
+    }
+
+    /// Whether the forms of small lands (at most 16 spots, counted with repeats) are remembered,
+    /// keyed by their exact shape, even when [`Canonicalizer::remember_lands`] is off: on by
+    /// default. Real games are full of the same few small lands (`AB|AB`, `2AB|AB`, `0.A|2A`,
+    /// ...), each costing a tree canonisation otherwise. Turn it off to measure the cost of
+    /// canonising every land.
+    pub fn remember_small_lands(&mut self, on: bool) {
+        self.small_memo_on = on;
     }
 
     /// Remembers the form of every land it writes (keyed by the land's exact reduced shape) and
@@ -272,7 +305,15 @@ impl Canonicalizer {
                 self.lands.push((start, self.buf.len() as u32));
                 continue;
             }
-            if self.memo_on {
+            // Remembered: every land when asked, and the small lands unless told not to (few
+            // spots, so few exact shapes; the memory stays small), except in the reference mode.
+            // The key is the land's exact shape, so a remembered form is the form.
+            let memo = self.memo_on
+                || (self.small_memo_on
+                    && mode.drop_stumps
+                    && !self.tree.reference
+                    && land_tokens(&self.shape, l) <= SMALL_LAND_TOKENS);
+            if memo {
                 land_key(&self.shape, l, mode, &mut self.memo_key);
                 if let Some(&(s, e, exact)) = self.memo.get(self.memo_key.as_slice()) {
                     self.buf.push_str(&self.memo_text[s as usize..e as usize]);
@@ -287,7 +328,7 @@ impl Canonicalizer {
                 .canon_land(&self.shape, l, Orient::Best, &mut budget);
             self.render
                 .render(&self.tree.code, &self.shape, l, &mut self.buf);
-            if self.memo_on && !budget.exceeded {
+            if memo && !budget.exceeded {
                 if self.memo.len() >= MEMO_CAP {
                     // Bounded: start again rather than grow without end.
                     self.memo.clear();
@@ -355,6 +396,15 @@ impl Canonicalizer {
             exact: !budget.exceeded,
         }
     }
+}
+
+/// The lands always remembered have at most this many spots (counted with repeats).
+const SMALL_LAND_TOKENS: usize = 16;
+
+/// The number of spots (with repeats) of land `l` of `shape`.
+fn land_tokens(shape: &Shape, l: usize) -> usize {
+    let (rs, re) = (shape.land[l] as usize, shape.land[l + 1] as usize);
+    (shape.bnd[shape.reg[re] as usize] - shape.bnd[shape.reg[rs] as usize]) as usize
 }
 
 /// The exact shape of land `l` of `shape`, with its labels numbered from 0 (a key for remembering
