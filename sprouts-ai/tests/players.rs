@@ -169,6 +169,25 @@ fn every_player_respects_a_stop_and_still_moves() {
     }
 }
 
+#[test]
+fn monte_carlo_with_a_game_budget_stops_when_told() {
+    // A game budget far beyond any move's time: a set stop flag ends it after its first round
+    // (at most 64 games a candidate) with a legal move, where before every game was played.
+    let p = Position::new(20);
+    let mut player = player_from_spec("montecarlo:4000000000", 1).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let limits = Limits::none().with_stop(stop);
+    let start = std::time::Instant::now();
+    let choice = player.choose(&p, Convention::Normal, &limits).unwrap();
+    assert!(p.is_legal(&choice.mv));
+    assert!(
+        choice.report.work <= 64 * choice.report.candidates as u64,
+        "{}",
+        choice.report
+    );
+    assert!(start.elapsed().as_secs() < 60);
+}
+
 /// The speed target of the players' issue: at 30 spots, parity search completes depth 2 within
 /// a 5-second budget at every move of a game (depth 1 is always completed, so a move whose
 /// search ran out of time shows depth 1). Where fewer than 2 moves are left by the bound, the

@@ -43,6 +43,9 @@ impl MonteCarlo {
     }
 }
 
+/// Games per candidate in one round of a game budget: the limits are read between rounds.
+const GAMES_PER_ROUND: u32 = 64;
+
 /// Wins of the mover in `games` random games from each candidate's child; games are numbered
 /// from `first` for the seeds.
 fn play_round(
@@ -53,20 +56,22 @@ fn play_round(
     convention: Convention,
 ) -> Vec<u32> {
     let total = cands.len() * games as usize;
-    let results: Vec<bool> = (0..total)
+    let mut wins = vec![0u32; cands.len()];
+    let won: Vec<usize> = (0..total)
         .into_par_iter()
-        .map(|i| {
+        .filter(|&i| {
             let c = i / games as usize;
             let g = first + (i % games as usize) as u64;
             let mut rng =
                 Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(c as u64) ^ mix(g << 20)));
             mover_wins(playout(&cands[c].child, &mut rng), convention)
         })
+        .map(|i| i / games as usize)
         .collect();
-    results
-        .chunks(games as usize)
-        .map(|ch| ch.iter().filter(|&&w| w).count() as u32)
-        .collect()
+    for c in won {
+        wins[c] += 1;
+    }
+    wins
 }
 
 /// Shares of wins for the mover over the candidates: `(wins, games)` per candidate.
@@ -79,8 +84,24 @@ pub(crate) fn monte_carlo_shares(
 ) -> (Vec<u32>, u32) {
     match budget {
         MonteCarloBudget::Games(n) => {
+            // Rounds of at most `GAMES_PER_ROUND` games per candidate, the limits (a stop flag
+            // or deadline) read between rounds; the games' seeds do not depend on the rounds,
+            // so an unstopped search gives the same shares as one round of `n`.
             let n = n.max(1);
-            (play_round(cands, n, 0, seed, convention), n)
+            let mut wins = vec![0u32; cands.len()];
+            let mut games = 0u32;
+            while games < n {
+                let round = (n - games).min(GAMES_PER_ROUND);
+                let w = play_round(cands, round, u64::from(games), seed, convention);
+                for (a, b) in wins.iter_mut().zip(w) {
+                    *a += b;
+                }
+                games += round;
+                if limits.exceeded(0) {
+                    break;
+                }
+            }
+            (wins, games)
         }
         MonteCarloBudget::Time(d) => {
             let deadline = Instant::now() + d;
