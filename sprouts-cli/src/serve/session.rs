@@ -259,10 +259,9 @@ fn computer_move(
         });
     };
     let mut log = vec![format!(
-        "{colour} ({}): {}; {} in {:.2} s; chose {}",
+        "{colour} ({}): {}; {:.2} s; chose {}",
         chooser.name(),
         choice.report,
-        choice.report.words,
         start.elapsed().as_secs_f64(),
         choice.mv.describe(&pos)
     )];
