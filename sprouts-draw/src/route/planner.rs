@@ -804,32 +804,11 @@ impl Lift {
 fn distances_to_end(grid: &FreeGrid, targets: &[Cell], end: Point) -> Rc<Vec<f64>> {
     cached(grid, targets, end, None, || {
         let _span = tracing::debug_span!("distances_to_end").entered();
-        let n = grid.nx * grid.ny;
-        let mut dist = vec![f64::INFINITY; n];
-        let mut heap = BinaryHeap::new();
-        for &t in targets {
-            let d = (grid.centre(t) - end).norm();
-            if d < dist[t as usize] {
-                dist[t as usize] = d;
-                heap.push(Entry(d, t, 0));
-            }
-        }
-        while let Some(Entry(d, c, _)) = heap.pop() {
-            if d > dist[c as usize] {
-                continue;
-            }
-            for (m, w) in grid.neighbours(c) {
-                if !grid.open[m as usize] {
-                    continue;
-                }
-                let nd = d + w;
-                if nd < dist[m as usize] {
-                    dist[m as usize] = nd;
-                    heap.push(Entry(nd, m, 0));
-                }
-            }
-        }
-        dist
+        let sources: Vec<(Cell, f64)> = targets
+            .iter()
+            .map(|&t| (t, (grid.centre(t) - end).norm()))
+            .collect();
+        grid.dijkstra(&sources).0
     })
 }
 

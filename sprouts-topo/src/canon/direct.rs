@@ -9,9 +9,9 @@
 //! one pass. The tree path is the reference: a test compares the two on every land reachable from
 //! 1 to 4 seeds and on random games (`tests` below and the `reference` mode's proptest).
 
+use super::render::push_seed_run;
 use super::shape::{LABEL_BASE, Shape};
 use crate::key::least_rotation;
-use crate::notation::push_number;
 
 /// The most spots a land named directly may have (larger ones take the tree path).
 const MAX_TOKENS: usize = 256;
@@ -104,12 +104,7 @@ impl DirectScratch {
                     run += 1;
                     k += 1;
                 }
-                if run >= 2 {
-                    out.push_str("0*");
-                    push_number(out, run);
-                } else {
-                    out.push('0');
-                }
+                push_seed_run(out, run);
                 continue;
             }
             for &c in w {

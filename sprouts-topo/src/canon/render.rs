@@ -230,12 +230,7 @@ fn write_single_region(code: &[u32], out: &mut String) {
                 run += 1;
                 i += 3;
             }
-            if run >= 2 {
-                out.push_str("0*");
-                push_number(out, run);
-            } else {
-                out.push('0');
-            }
+            push_seed_run(out, run);
             continue;
         }
         i += 1;
@@ -257,4 +252,14 @@ fn write_single_region(code: &[u32], out: &mut String) {
         i += 1;
     }
     debug_assert_eq!(code[i], END);
+}
+
+/// `run` lone seeds in GLOP notation: `0`, or `0*run` for two or more.
+pub(super) fn push_seed_run(out: &mut String, run: u32) {
+    if run >= 2 {
+        out.push_str("0*");
+        push_number(out, run);
+    } else {
+        out.push('0');
+    }
 }
