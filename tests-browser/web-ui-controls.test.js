@@ -209,6 +209,18 @@ test("a curve is animated as the band relaxes; a picture drawn afresh glides to 
   assert.notDeepEqual(now.spots, old.spots);
   assert.ok(mid === null || mid === now.spots.length);
   await page.screenshot({ path: H.artifact("after-redraw.png") });
+  // Undoing a move that was drawn with the whole picture afresh goes back to a picture with one
+  // spot less and the others elsewhere: it glides too, the undone move's spot fading out.
+  const undo = await page.evaluate(() => {
+    const a = window.sprouts.pic;
+    const gone = a.spots[a.spots.length - 1].id;
+    const b = Object.assign({}, a, { k: a.k - 1, curves: a.curves.slice(0, -1),
+      spots: a.spots.filter(s => s.id !== gone).map(s => Object.assign({}, s, { x: s.x + 40 })) });
+    const half = tweenPic({ from: a, to: b }, 0.5);
+    const faded = half.spots.find(s => s.id === gone);
+    return { glides: sameSpots(a, b) && spotsMoved(a, b), spots: half.spots.length, of: a.spots.length, alpha: faded && faded.alpha };
+  });
+  assert.deepEqual(undo, { glides: true, spots: now.spots.length, of: now.spots.length, alpha: 0.5 });
   await page.close();
 });
 
