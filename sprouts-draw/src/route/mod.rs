@@ -551,7 +551,7 @@ fn prepare(
                     _ => vec![(&hypotheses[0], true), (&hypotheses[0], false)],
                 };
                 found = barrier_route(
-                    (&grid, &scene, pos, analysis),
+                    (&mut grid, &scene, pos, analysis),
                     e,
                     (plan.from, plan.to),
                     (ca, &sources, keep(ra)),
@@ -572,7 +572,7 @@ fn prepare(
                     let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
                     w.push((ca - n, ca + n, cell));
                 }
-                let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                let mut g = FreeGrid::new(&scene, analysis, &mask, &w);
                 let (srcs, tgts) = ends(&g, Some(u));
                 let tip: Vec<Cell> = (0..g.nx * g.ny)
                     .map(|c| c as Cell)
@@ -590,7 +590,7 @@ fn prepare(
                 };
                 if !srcs.is_empty() && !tgts.is_empty() {
                     found = barrier_route(
-                        (&g, &scene, pos, analysis),
+                        (&mut g, &scene, pos, analysis),
                         e,
                         (plan.from, plan.to),
                         (ca, &srcs, keep(ra)),
@@ -769,7 +769,7 @@ fn prepare(
     reason = "the picture, the move's ends and the judge are all needed"
 )]
 fn barrier_route(
-    (grid, scene, pos, analysis): (&FreeGrid, &Scene, &Position, &Analysis),
+    (grid, scene, pos, analysis): (&mut FreeGrid, &Scene, &Position, &Analysis),
     e: &Enclosure,
     corners: (Corner, Corner),
     (ca, sources, free_a): (Point, &[Cell], f64),
@@ -793,32 +793,31 @@ fn barrier_route(
     let length = |r: &[Point]| r.windows(2).map(|w| (w[1] - w[0]).norm()).sum::<f64>();
     let mut best: Option<(f64, Vec<Point>)> = None;
     for &(want_inside, xy_inside) in tries {
-        let Some(g) = bars.closed_grid(grid, want_inside, xy_inside, extra_inside) else {
+        let searched = bars.with_trees(grid, want_inside, xy_inside, extra_inside, |g| {
+            let srcs: Vec<Cell> = sources
+                .iter()
+                .copied()
+                .filter(|&c| g.open[c as usize])
+                .collect();
+            let tgts: Vec<Cell> = targets
+                .iter()
+                .copied()
+                .filter(|&c| g.open[c as usize])
+                .collect();
+            if srcs.is_empty() || tgts.is_empty() {
+                return None;
+            }
+            let cells = planner::parity_search(g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)?;
+            let route = polyline(g, ca, &cells, cb);
+            if !judge(&route) {
+                return None;
+            }
+            let pulled = string_pull(g, &route, scene, ends);
+            Some(if judge(&pulled) { pulled } else { route })
+        });
+        let Some(Some(route)) = searched else {
             continue;
         };
-        let srcs: Vec<Cell> = sources
-            .iter()
-            .copied()
-            .filter(|&c| g.open[c as usize])
-            .collect();
-        let tgts: Vec<Cell> = targets
-            .iter()
-            .copied()
-            .filter(|&c| g.open[c as usize])
-            .collect();
-        if srcs.is_empty() || tgts.is_empty() {
-            continue;
-        }
-        let Some(cells) = planner::parity_search(&g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)
-        else {
-            continue;
-        };
-        let route = polyline(&g, ca, &cells, cb);
-        if !judge(&route) {
-            continue;
-        }
-        let pulled = string_pull(&g, &route, scene, ends);
-        let route = if judge(&pulled) { pulled } else { route };
         let l = length(&route);
         if best.as_ref().is_none_or(|(bl, _)| l < *bl) {
             best = Some((l, route));
