@@ -1457,6 +1457,36 @@ fn cluster_side_a(pos: &Position, scene: &Scene, mv: &Move) -> Vec<BoundaryId> {
     chosen
 }
 
+/// A refusal of a computer's move that names the move asked (its own words), with the
+/// move the nearest-cluster rule chose for it (spec 5.9, `chosen`) in the detail when that
+/// reads differently.
+fn naming_the_move_asked(
+    e: Refusal,
+    asked: String,
+    chosen: &Want,
+    pos: &Position,
+    mv: &Move,
+) -> Refusal {
+    let Refusal::WrongEnclosure { detail, .. } = e else {
+        return e;
+    };
+    let chosen = match chosen {
+        Want::SideA(s) => pos
+            .make_move(mv.from(), mv.to(), s)
+            .ok()
+            .map(|m| m.describe(pos)),
+        _ => None,
+    };
+    let detail = match chosen {
+        Some(c) if c != asked => format!("{detail}; the nearest-cluster rule chose {c}"),
+        _ => detail,
+    };
+    Refusal::WrongEnclosure {
+        words: asked,
+        detail,
+    }
+}
+
 /// [`Board::draw_move`].
 pub(crate) fn draw_move(
     board: &mut Board,
@@ -1499,7 +1529,7 @@ pub(crate) fn draw_move(
             };
             match prepare(board, &plain, observer) {
                 Ok(p) if same_game(&p.mv) => p,
-                _ => return Err(e),
+                _ => return Err(naming_the_move_asked(e, mv.describe(&pos), &want, &pos, mv)),
             }
         }
     };
