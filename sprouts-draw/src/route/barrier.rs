@@ -604,6 +604,8 @@ mod tests {
             allowed: vec![true; nx * ny],
             open,
             d0: 6.0,
+            cost: vec![1.0; nx * ny],
+            room: vec![10.0; nx * ny],
         }
     }
 
