@@ -231,11 +231,12 @@ fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
     }
 }
 
-/// A computer's move refused for its enclosure is named as it was asked, and the move the
-/// nearest-cluster rule chose for it (spec 5.9), which reads differently, is in the detail.
-/// (Should routing learn to draw this move, the test checks the drawing instead.)
+/// An 11-spot computer move that the routing once refused for its enclosure (while the
+/// nearest-cluster rule chose other boundaries): either it is drawn and reads back to the
+/// intended game, or the refusal names the move asked and, in the detail, the rule's choice.
+/// (The naming itself is checked in `route::naming_tests`.)
 #[test]
-fn a_refused_computer_move_is_named_as_asked() {
+fn an_eleven_spot_move_is_drawn_or_named_as_asked() {
     let history = [
         "3 -> 3 enclosing 1, 2, 4, 6, 7, 8, 9, 11",
         "11 -> 11 enclosing 12-3, 8",
@@ -245,7 +246,13 @@ fn a_refused_computer_move_is_named_as_asked() {
     let mv = find_move(&board, asked, (0, 1));
     let intended = board.position().play(&mv).expect("a legal move");
     match board.draw_move(&mv, &mut |_| {}) {
-        Ok(_) => assert_eq!(board.position().game_key(), intended.game_key()),
+        Ok(_) => {
+            let got = board.position();
+            assert!(
+                got.game_key() == intended.game_key()
+                    || got.canonical_unreduced() == intended.canonical_unreduced()
+            );
+        }
         Err(e) => {
             assert!(e.to_string().contains(asked), "{e}");
             let detail = e.detail();

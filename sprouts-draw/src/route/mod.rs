@@ -1746,3 +1746,59 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
     }
     first.ok_or(Refusal::NoSuchSide(from))
 }
+
+#[cfg(test)]
+mod naming_tests {
+    use super::*;
+
+    /// A computer's move refused for its enclosure is named as asked; the nearest-cluster
+    /// choice goes to the detail when it reads differently; other refusals pass unchanged.
+    #[test]
+    fn a_refusal_names_the_move_asked() {
+        let pos = Position::new(3);
+        let find = |w: &str| {
+            pos.moves()
+                .find(|m| m.describe(&pos) == w)
+                .unwrap_or_else(|| panic!("no move {w}"))
+        };
+        let asked = find("1 -> 1 enclosing 2");
+        let other = find("1 -> 1 enclosing 3");
+        let refused = |words: &str| Refusal::WrongEnclosure {
+            words: words.to_owned(),
+            detail: "no candidate".to_owned(),
+        };
+        let chosen = Want::SideA(other.side_a().to_vec());
+        match naming_the_move_asked(
+            refused("1 -> 1 enclosing 3"),
+            asked.describe(&pos),
+            &chosen,
+            &pos,
+            &asked,
+        ) {
+            Refusal::WrongEnclosure { words, detail } => {
+                assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!(
+                    detail,
+                    "no candidate; the nearest-cluster rule chose 1 -> 1 enclosing 3"
+                );
+            }
+            e => panic!("{e:?}"),
+        }
+        let same = Want::SideA(asked.side_a().to_vec());
+        match naming_the_move_asked(refused("1 -> 1"), asked.describe(&pos), &same, &pos, &asked) {
+            Refusal::WrongEnclosure { words, detail } => {
+                assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!(detail, "no candidate");
+            }
+            e => panic!("{e:?}"),
+        }
+        let e = naming_the_move_asked(
+            Refusal::NoLife(SpotId::new(1).expect("a spot")),
+            asked.describe(&pos),
+            &chosen,
+            &pos,
+            &asked,
+        );
+        assert!(matches!(e, Refusal::NoLife(_)));
+    }
+}
