@@ -55,7 +55,8 @@ impl Position {
         // uses, and every region they are met in with a life, belong to that land): the children
         // are a child of one land beside the other lands as they are. So each land's form is
         // computed once and only the land played in is canonicalised per move.
-        let lands = self.lands();
+        // Stumps left out: they take part in no move and every form drops them.
+        let lands = self.lands_with(true);
         with_canonicalizer(|c| {
             // Land forms are remembered from call to call (bounded): a land met again, here or in
             // another position, is not canonicalised again.
@@ -67,6 +68,7 @@ impl Position {
                 text,
                 parent,
                 pieces,
+                land_children,
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
             // The lands' forms (each one land, or none if all its regions go), sorted.
@@ -85,12 +87,34 @@ impl Position {
                 ptext[a.1 as usize..a.2 as usize].cmp(&ptext[b.1 as usize..b.2 as usize])
             });
             for (i, land) in lands.iter().enumerate() {
-                for mv in land.distinct_moves() {
-                    if land.play_into(&mv, child).is_err() {
-                        continue;
+                // The children of a land met before (the same land up to the names of its
+                // spots) are read back; otherwise each move is played and canonicalised, and
+                // the children's forms are remembered.
+                land_children.build_key(land);
+                let known = land_children.map.get(land_children.key.as_slice()).copied();
+                let (es, ee) = match known {
+                    Some(range) => range,
+                    None => {
+                        land_children.bound();
+                        let es = land_children.entries.len() as u32;
+                        let text_start = land_children.text.len();
+                        for mv in land.distinct_moves() {
+                            if land.play_into(&mv, child).is_err() {
+                                continue;
+                            }
+                            let exact =
+                                c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
+                            let s = land_children.text.len() as u32;
+                            land_children.text.push_str(text);
+                            let e = land_children.text.len() as u32;
+                            land_children.entries.push((s, e, exact));
+                        }
+                        land_children.insert(es, text_start)
                     }
-                    let exact = c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text)
-                        && parent_exact;
+                };
+                for &(s, e, exact) in &land_children.entries[es as usize..ee as usize] {
+                    let text = &land_children.text[s as usize..e as usize];
+                    let exact = exact && parent_exact;
                     // The child's lands, merged with the other lands' (both sorted).
                     pieces.clear();
                     if text != "!" {
@@ -243,6 +267,50 @@ mod tests {
                 depth += 1;
             }
         }
+    }
+
+    /// The children of every position reachable from 1 to 3 seeds (and of random 12-spot games)
+    /// read back from the memory of land children are those computed with the memory empty.
+    #[test]
+    fn remembered_land_children_equal_fresh_ones() {
+        let collect = |p: &Position| {
+            let mut v = Vec::new();
+            p.for_each_child_lands(|c| v.push((c.as_str().to_string(), c.is_exact())));
+            v
+        };
+        let forget = || {
+            with_canonicalizer(|c| {
+                c.child_bufs.land_children = crate::canon::LandChildren::default();
+            })
+        };
+        // One position per distinct (structure) key, every child as played.
+        let mut positions = Vec::new();
+        for n in 1..=3u32 {
+            let mut seen = std::collections::HashSet::new();
+            let mut layer = vec![Position::new(n)];
+            while !layer.is_empty() {
+                let mut next = Vec::new();
+                for p in &layer {
+                    for m in p.moves() {
+                        let q = p.play(&m).unwrap();
+                        if seen.insert(crate::canon::structure_key(&q)) {
+                            next.push(q);
+                        }
+                    }
+                }
+                positions.append(&mut layer);
+                layer = next;
+            }
+        }
+        let mut hits = 0;
+        for p in &positions {
+            let warm = collect(p);
+            forget();
+            let fresh = collect(p);
+            assert_eq!(warm, fresh, "{}", p.to_glop());
+            hits += usize::from(!fresh.is_empty());
+        }
+        assert!(hits > 1000, "{hits}");
     }
 
     proptest! {
