@@ -252,8 +252,11 @@ pub(crate) fn relax(
         let mut energy = 0.0;
         let mut moved: f64 = 0.0;
         let mut next = pts.clone();
+        // Gauss-Seidel order (each vertex sees its predecessor's new place): simultaneous
+        // Newton steps on the tension alone leave the zigzag mode undamped, which the
+        // barrier terms then grow into wiggles.
         for i in 1..n - 1 {
-            let (p, a, b) = (pts[i], pts[i - 1], pts[i + 1]);
+            let (p, a, b) = (pts[i], next[i - 1], pts[i + 1]);
             let (la, lb) = ((p - a).norm().max(1e-9), (p - b).norm().max(1e-9));
             let ds = 0.5 * (la + lb);
             let mut w = 1.0;

@@ -3,8 +3,8 @@
 use std::f64::consts::{PI, TAU};
 
 use sprouts_geom::{
-    DRAWING_FIT_TOLERANCE, Point, SegmentGrid, Spline, Vector, certified, fit_clamped,
-    point_segment_distance, refined_polygon,
+    Cut, DRAWING_FIT_TOLERANCE, MIDDLE_CUT_SNAP, Point, SegmentGrid, Snap, Spline, SplineError,
+    Vector, certified, fit_clamped, point_segment_distance, refined_polygon,
 };
 use sprouts_topo::{Corner, SpotId};
 
@@ -178,15 +178,31 @@ impl Obstacles {
     }
 }
 
+/// Cuts a move's spline where its new spot goes: where the arc length reaches `at`, snapping
+/// to a knot within [`MIDDLE_CUT_SNAP`] of its piece as the middle cut of spec 2.1 does.
+///
+/// # Errors
+/// As [`Spline::cut_at_arc_length`].
+pub(crate) fn new_spot_cut(spline: &Spline, at: f64) -> Result<Cut, SplineError> {
+    let (lo, hi) = spline.control_bounds();
+    spline.cut_at_arc_length(
+        at,
+        Snap::FractionOfPiece(MIDDLE_CUT_SNAP),
+        1e-6 * (1.0 + (hi - lo).norm()),
+    )
+}
+
 /// Certifies a spline from `a` to `b` (spec 3.6): its refined control polygon keeps `need`
 /// from every spot, every curve and the window's edge, except that near `a` and `b` the curves
-/// and discs of those spots are left to the picture's own check (cones at a spot).
+/// and discs of those spots are left to the picture's own check (cones at a spot); and the
+/// new spot's disc, at arc length `cut_at`, keeps clear of everything.
 pub(crate) fn certify(
     spline: &Spline,
     scene: &Scene,
     obstacles: &Obstacles,
     ends: [SpotId; 2],
     need: f64,
+    cut_at: f64,
 ) -> Result<f64, Certificate> {
     let poly = match refined_polygon(spline, 0.25, 16.0) {
         Ok(p) => p,
@@ -266,8 +282,9 @@ pub(crate) fn certify(
             }
         }
     }
-    // The new spot's disc, near half the arc length, must keep clear of every curve and spot.
-    if let Ok(cut) = spline.cut_near_middle(1e-6 * (1.0 + scene.width + scene.height)) {
+    // The new spot's disc, where the spline is cut (`cut_at`), must keep clear of every curve
+    // and spot.
+    if let Ok(cut) = new_spot_cut(spline, cut_at) {
         let z = cut.first.end();
         let r = scene.spots.first().map_or(5.0, |s| s.2);
         for &(id, c, rs) in &scene.spots {

@@ -24,7 +24,7 @@ use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
 
 use crate::analyse::Analysis;
 use crate::board::{Board, TransactionError};
-use crate::drawing::CurveId;
+use crate::drawing::{CurveId, DrawingError};
 use marked::Enclosure;
 use planner::{Cell, FreeGrid, Obstacle, Scene, Terminal};
 
@@ -297,6 +297,8 @@ struct Plan {
 struct Prepared {
     mv: Move,
     spline: Spline,
+    /// The arc length at which the spline is cut for the new spot.
+    cut_at: f64,
     route: Vec<Point>,
     clearance: f64,
     method: RouteMethod,
@@ -304,6 +306,9 @@ struct Prepared {
 
 /// A segment closed to the path, with its half-width.
 type Wall = (Point, Point, f64);
+
+/// The longest wall a loop through one corner goes round, in `d0` beyond the spot's disc.
+const LOOP_WALL_MAX: f64 = 20.0;
 
 /// Most states the parity search keeps before it gives up.
 const MAX_STATES: usize = 3_000_000;
@@ -362,7 +367,8 @@ fn prepare(
                 let len = ra + k * scene.d0;
                 let mut w = vec![(ca, ca + u * len, 1.5 * scene.d0)];
                 if sector_a.is_none() {
-                    let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                    // As long as the wall, so that the way round the back is no shortcut.
+                    let n = Vector::new(-u.y, u.x) * (ra + k.max(3.0) * scene.d0);
                     w.push((ca - n, ca + n, cell));
                 }
                 w
@@ -397,6 +403,13 @@ fn prepare(
         ]
     };
     let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(5.0));
+    // A loop through one corner is not drawn tiny where there is room: its wall reaches as
+    // far along the bisector as the room allows a strand on each side (at most
+    // `LOOP_WALL_MAX d0`), so that the loop's inside has room for later moves.
+    let wall_reach = wall_dir.map_or(0.0, |u| loop_wall_reach(&grid, ca, ra, u));
+    if wall_reach > 5.0 {
+        grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(wall_reach));
+    }
     let t_from = Terminal {
         spot: a,
         centre: ca,
@@ -424,7 +437,7 @@ fn prepare(
     let (mut sources, mut targets) = ends(&grid, wall_dir);
     if same_corner {
         // No way round the long wall (a loop in a narrow place): shorter walls.
-        for k in [3.0, 1.5] {
+        for k in [5.0, 3.0, 1.5].into_iter().filter(|&k| k < wall_reach) {
             let way = !sources.is_empty()
                 && !targets.is_empty()
                 && planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES)
@@ -565,42 +578,54 @@ fn prepare(
             } else if let Some(u) = wall_dir {
                 // A loop through one corner: a thin wall along the sector's bisector, the
                 // inside tree joined to its far end, the spot's own boundary with the outside.
-                let len = ra + 3.0 * scene.d0;
-                let root = ca + u * len;
-                let mut w = vec![(ca, root, cell)];
-                if sector_a.is_none() {
-                    let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
-                    w.push((ca - n, ca + n, cell));
-                }
-                let g = FreeGrid::new(&scene, analysis, &mask, &w);
-                let (srcs, tgts) = ends(&g, Some(u));
-                let tip: Vec<Cell> = (0..g.nx * g.ny)
-                    .map(|c| c as Cell)
-                    .filter(|&c| {
-                        let p = g.centre(c);
-                        (p - root).norm() <= 2.5 * cell && g.allowed[c as usize]
-                    })
-                    .collect();
-                let tries: Vec<(&[bool], bool)> = match (&plan.want, sector_a) {
-                    (Want::SideA(_), Some(_)) => vec![(&hypotheses[0], true)],
-                    (Want::SideA(_), None) => {
-                        vec![(&hypotheses[0], true), (&hypotheses[1], true)]
-                    }
-                    _ => vec![(&hypotheses[0], true)],
+                // The wall as long as the room allows first (a loop with room inside), then
+                // the short one.
+                let lens: Vec<f64> = if wall_reach > 5.0 {
+                    vec![0.75 * wall_reach, 3.0]
+                } else {
+                    vec![3.0]
                 };
-                if !srcs.is_empty() && !tgts.is_empty() {
-                    found = barrier_route(
-                        (&g, &scene, pos, analysis),
-                        e,
-                        (plan.from, plan.to),
-                        (ca, &srcs, keep(ra)),
-                        (cb, &tgts, keep(rb)),
-                        &tries,
-                        &tip,
-                        &judge,
-                        &[a, b],
-                    )
-                    .map(|r| (r, RouteMethod::Barrier));
+                for k in lens {
+                    if found.is_some() {
+                        break;
+                    }
+                    let len = ra + k * scene.d0;
+                    let root = ca + u * len;
+                    let mut w = vec![(ca, root, cell)];
+                    if sector_a.is_none() {
+                        let n = Vector::new(-u.y, u.x) * len;
+                        w.push((ca - n, ca + n, cell));
+                    }
+                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let (srcs, tgts) = ends(&g, Some(u));
+                    let tip: Vec<Cell> = (0..g.nx * g.ny)
+                        .map(|c| c as Cell)
+                        .filter(|&c| {
+                            let p = g.centre(c);
+                            (p - root).norm() <= 2.5 * cell && g.allowed[c as usize]
+                        })
+                        .collect();
+                    let tries: Vec<(&[bool], bool)> = match (&plan.want, sector_a) {
+                        (Want::SideA(_), Some(_)) => vec![(&hypotheses[0], true)],
+                        (Want::SideA(_), None) => {
+                            vec![(&hypotheses[0], true), (&hypotheses[1], true)]
+                        }
+                        _ => vec![(&hypotheses[0], true)],
+                    };
+                    if !srcs.is_empty() && !tgts.is_empty() {
+                        found = barrier_route(
+                            (&g, &scene, pos, analysis),
+                            e,
+                            (plan.from, plan.to),
+                            (ca, &srcs, keep(ra)),
+                            (cb, &tgts, keep(rb)),
+                            &tries,
+                            &tip,
+                            &judge,
+                            &[a, b],
+                        )
+                        .map(|r| (r, RouteMethod::Barrier));
+                    }
                 }
             }
             'hyp: for want_inside in hypotheses.iter().filter(|_| found.is_none()) {
@@ -726,14 +751,16 @@ fn prepare(
     let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
     let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
     let need = 0.6 * scene.d0;
-    let clearance = fit::certify(&spline, &scene, &obstacles, [a, b], need).map_err(|c| {
-        Refusal::Certificate {
-            clearance: c.clearance,
-            needed: need,
-            spots: c.spots,
-            curves: c.curves,
-        }
-    })?;
+    let cut_at = new_spot_at(&spline, &grid, &scene, (ca, ra), (cb, rb));
+    let clearance =
+        fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
+            Refusal::Certificate {
+                clearance: c.clearance,
+                needed: need,
+                spots: c.spots,
+                curves: c.curves,
+            }
+        })?;
     let curve_pts = refined_polygon(&spline, 0.25, 16.0)
         .map(|p| p.points().to_vec())
         .map_err(|e| Refusal::Fit(e.to_string()))?;
@@ -755,6 +782,7 @@ fn prepare(
     Ok(Prepared {
         mv,
         spline,
+        cut_at,
         route: pts,
         clearance,
         method,
@@ -825,6 +853,56 @@ fn barrier_route(
         }
     }
     best.map(|b| b.1)
+}
+
+/// Where the new spot goes (spec 2.1 puts it near the middle; here, the widest place near
+/// the middle): the arc length, between a quarter and three quarters of the curve, whose
+/// point has the most room (to everything else, to the two end spots, and to the curve's own
+/// parts farther along it than the room itself, as a loop's other strand), up to the comfort
+/// distance; among places with about as much room, the one nearest the middle.
+fn new_spot_at(
+    spline: &Spline,
+    grid: &FreeGrid,
+    scene: &Scene,
+    (ca, ra): (Point, f64),
+    (cb, rb): (Point, f64),
+) -> f64 {
+    let Ok(poly) = refined_polygon(spline, 0.25, 16.0) else {
+        return 0.5 * sprouts_geom::approx::arc_length(spline, 1e-3).unwrap_or(0.0);
+    };
+    let pts = fit::resample(poly.points(), 2.0);
+    let mut arc = vec![0.0; pts.len()];
+    for i in 1..pts.len() {
+        arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
+    }
+    let total = arc[arc.len() - 1];
+    let middle = 0.5 * total;
+    let comfort = scene.rho / std::f64::consts::SQRT_2;
+    let mut best = (f64::NEG_INFINITY, middle);
+    for (i, &p) in pts.iter().enumerate() {
+        let s = arc[i];
+        if s < 0.25 * total || s > 0.75 * total {
+            continue;
+        }
+        let mut room = grid
+            .room_at(p)
+            .min((p - ca).norm() - ra)
+            .min((p - cb).norm() - rb)
+            .min(comfort);
+        for (j, &q) in pts.iter().enumerate() {
+            if (arc[j] - s).abs() > 1.5 * room.max(0.0) + 2.0 * scene.d0 {
+                room = room.min((p - q).norm());
+            }
+        }
+        // A pixel of room is worth 20 pixels along the curve.
+        let score = room - 0.05 * (s - middle).abs();
+        if score > best.0 {
+            best = (score, s);
+        }
+    }
+    // The cut needs `0 < at < length` of the spline, whose arc length the polygon's is within
+    // a fraction of a pixel of.
+    if best.0.is_finite() { best.1 } else { middle }
 }
 
 /// The point at half the length of a polyline.
@@ -1052,6 +1130,19 @@ fn wide_way(
     Some(way)
 }
 
+/// The longest wall of a loop through one corner, as in [`LOOP_WALL_MAX`]: how far (in `d0`
+/// beyond the spot's disc) along `u` from the spot the room keeps `3.5 d0` (the wall's
+/// half-width, a strand's clearance and room for it), less `2 d0`; 0 if not even `5 d0`.
+fn loop_wall_reach(grid: &FreeGrid, ca: Point, ra: f64, u: Vector) -> f64 {
+    let d0 = grid.d0;
+    let mut t = ra + 3.0 * d0;
+    while t < ra + (LOOP_WALL_MAX + 2.0) * d0 && grid.room_at(ca + u * t) >= 3.5 * d0 {
+        t += 0.5 * grid.cell;
+    }
+    let k = (t - ra) / d0 - 2.0;
+    if k >= 5.0 { k.min(LOOP_WALL_MAX) } else { 0.0 }
+}
+
 /// The direction of the wall of a loop through one corner: the sector's bisector, or for a
 /// spot with no curve, towards the region's first other boundary (else the window's middle).
 fn loop_wall_direction(
@@ -1188,7 +1279,8 @@ fn is_simple(route: &[Point]) -> bool {
 }
 
 /// Shortens a route by straight shortcuts through open cells that go round no spot (so the
-/// route keeps its way round everything).
+/// route keeps its way round everything) and cost no more than what they replace under the
+/// planner's clearance-weighted length.
 fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId]) -> Vec<Point> {
     let n = route.len();
     if n <= 3 {
@@ -1212,7 +1304,15 @@ fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId])
     while i < n - 2 {
         let mut j = i + 1;
         let mut k = i + 2;
+        // The shortcut must cost no more than the way it replaces under the planner's
+        // clearance-weighted length (so that a route along the middle of free space is
+        // straightened, not pulled back against what it passes).
+        let mut along = grid.segment_cost(route[i], route[i + 1]);
         while k <= n - 2 && grid.visible(route[i], route[k]) {
+            along += grid.segment_cost(route[k - 1], route[k]);
+            if grid.segment_cost(route[i], route[k]) > along * 1.02 + 1e-9 {
+                break;
+            }
             j = k;
             k += 1;
         }
@@ -1280,7 +1380,20 @@ fn commit(
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<DrawnMove, Refusal> {
     let words = p.mv.describe(board.position());
-    let curves = board.play_spline(&p.mv, &p.spline).map_err(|e| match e {
+    // As `Board::play_spline`, with the cut where `prepare` put the new spot.
+    let mut ids = (CurveId(0), CurveId(0));
+    let played: Result<(), TransactionError<DrawingError>> = board.play(&p.mv, |d, ctx| {
+        let cut = fit::new_spot_cut(&p.spline, p.cut_at).map_err(DrawingError::BadSpline)?;
+        ids = d.add_move_curves(
+            (ctx.from, ctx.new_spot, ctx.to),
+            cut.first,
+            cut.second,
+            ctx.move_index,
+            ctx.spot_radius,
+        )?;
+        Ok(())
+    });
+    let curves = played.map(|()| ids).map_err(|e| match e {
         TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
         TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
         TransactionError::Picture(e) => Refusal::Picture(e.to_string()),

@@ -126,10 +126,24 @@ pub(crate) struct FreeGrid {
     /// Allowed and with clearance at least `d0`.
     pub open: Vec<bool>,
     pub d0: f64,
+    /// Each cell's cost per unit of length (at least 1): more where the cell is close to
+    /// something, so that the shortest way runs along the middle of free space
+    /// ([`FreeGrid::prefer_clearance`]); 1 everywhere unless set.
+    pub cost: Vec<f32>,
+    /// Each cell's distance to the nearest spot, curve or window edge, uncapped: the
+    /// clearance where it is measured (below `2 d0`) and beyond that a chamfer distance
+    /// transform of it (within a few percent of the Euclidean distance). Walls do not count.
+    pub room: Vec<f32>,
 }
 
 /// A grid cell.
 pub(crate) type Cell = u32;
+
+/// How much more a step costs right against an obstacle than in the open, less one (the `k`
+/// of [`FreeGrid::prefer_clearance`]).
+const CLEARANCE_WEIGHT: f64 = 2.0;
+/// The clearance beyond which a step costs its length, in units of the comfort distance `D`.
+const CLEARANCE_REACH: f64 = 2.0;
 
 const NEIGHBOURS: [(i32, i32); 8] = [
     (1, 0),
@@ -280,14 +294,22 @@ impl FreeGrid {
                 }
             }
         }
+        // The distance to the walls near them (below `2 d0` beyond their half-width), for the
+        // clearance cost: a loop's strands keep off its wall as off a curve.
+        let mut wall_clear = vec![f32::INFINITY; if walls.is_empty() { 0 } else { nx * ny }];
         for &(a, b, hw) in walls {
-            let (i0, i1) = range(a.x.min(b.x) - hw, a.x.max(b.x) + hw, nx);
-            let (j0, j1) = range(a.y.min(b.y) - hw, a.y.max(b.y) + hw, ny);
+            let (i0, i1) = range(a.x.min(b.x) - hw - capd, a.x.max(b.x) + hw + capd, nx);
+            let (j0, j1) = range(a.y.min(b.y) - hw - capd, a.y.max(b.y) + hw + capd, ny);
             for j in j0..=j1 {
                 for i in i0..=i1 {
                     let p = centre_of(cell, i, j);
-                    if sprouts_geom::point_segment_distance(p, a, b) <= hw {
+                    let d = sprouts_geom::point_segment_distance(p, a, b);
+                    if d <= hw {
                         allowed[j * nx + i] = false;
+                    }
+                    let w = (d - hw).max(0.0) as f32;
+                    if w < wall_clear[j * nx + i] {
+                        wall_clear[j * nx + i] = w;
                     }
                 }
             }
@@ -298,7 +320,7 @@ impl FreeGrid {
             .zip(&allowed)
             .map(|(&c, &a)| a && c >= d0)
             .collect();
-        FreeGrid {
+        let mut grid = FreeGrid {
             cell,
             nx,
             ny,
@@ -307,7 +329,116 @@ impl FreeGrid {
             allowed,
             open,
             d0: scene.d0,
+            cost: vec![1.0; nx * ny],
+            room: Vec::new(),
+        };
+        grid.room = grid.distance_transform(&[]);
+        let comfort = scene.rho / std::f64::consts::SQRT_2;
+        let (k, reach) = clearance_policy();
+        if wall_clear.is_empty() {
+            grid.prefer_clearance(k, reach * comfort);
+        } else {
+            let walled = grid.distance_transform(&wall_clear);
+            let room = std::mem::replace(&mut grid.room, walled);
+            grid.prefer_clearance(k, reach * comfort);
+            grid.room = room;
         }
+        grid
+    }
+
+    /// The cost of the step between neighbouring cells `c` and `m` of length `len`: the
+    /// length weighted by the mean of the two cells' costs.
+    #[inline]
+    pub(crate) fn step_cost(&self, c: Cell, m: Cell, len: f64) -> f64 {
+        len * 0.5 * f64::from(self.cost[c as usize] + self.cost[m as usize])
+    }
+
+    /// The distance transform behind [`FreeGrid::room`]: the measured clearance below
+    /// `2 d0`, propagated by a two-pass chamfer (steps of a cell and a cell's diagonal).
+    /// `extra`, if not empty, is a further distance per cell to seed it with (the walls').
+    fn distance_transform(&self, extra: &[f32]) -> Vec<f32> {
+        let cap = (2.0 * self.d0) as f32;
+        let mut r: Vec<f32> = self
+            .clear
+            .iter()
+            .map(|&c| if c < cap { c } else { f32::INFINITY })
+            .collect();
+        for (v, &e) in r.iter_mut().zip(extra) {
+            if e < cap {
+                *v = v.min(e);
+            }
+        }
+        let (a, d) = (
+            self.cell as f32,
+            std::f32::consts::SQRT_2 * self.cell as f32,
+        );
+        let (nx, ny) = (self.nx, self.ny);
+        // Forward pass (neighbours before in raster order), then backward.
+        for j in 0..ny {
+            for i in 0..nx {
+                let at = j * nx + i;
+                let mut v = r[at];
+                if i > 0 {
+                    v = v.min(r[at - 1] + a);
+                }
+                if j > 0 {
+                    v = v.min(r[at - nx] + a);
+                    if i > 0 {
+                        v = v.min(r[at - nx - 1] + d);
+                    }
+                    if i + 1 < nx {
+                        v = v.min(r[at - nx + 1] + d);
+                    }
+                }
+                r[at] = v;
+            }
+        }
+        for j in (0..ny).rev() {
+            for i in (0..nx).rev() {
+                let at = j * nx + i;
+                let mut v = r[at];
+                if i + 1 < nx {
+                    v = v.min(r[at + 1] + a);
+                }
+                if j + 1 < ny {
+                    v = v.min(r[at + nx] + a);
+                    if i + 1 < nx {
+                        v = v.min(r[at + nx + 1] + d);
+                    }
+                    if i > 0 {
+                        v = v.min(r[at + nx - 1] + d);
+                    }
+                }
+                r[at] = v;
+            }
+        }
+        r
+    }
+
+    /// The room at a point: [`FreeGrid::room`] of its cell (0 outside the grid).
+    pub(crate) fn room_at(&self, p: Point) -> f64 {
+        self.cell_at(p)
+            .and_then(|c| self.room.get(c as usize))
+            .map_or(0.0, |&r| f64::from(r))
+    }
+
+    /// Sets each cell's cost per unit of length to `1 + k max(0, reach - r) / reach`, where
+    /// `r` is the cell's [`FreeGrid::room`]. The shortest way then
+    /// keeps away from everything where there is room, and curves drawn one after another
+    /// stay apart instead of hugging each other (a straight path at clearance `r` costs up to
+    /// `1 + k` times its length). `k = 0` restores plain length.
+    pub(crate) fn prefer_clearance(&mut self, k: f64, reach: f64) {
+        let n = self.nx * self.ny;
+        if k <= 0.0 || reach <= 0.0 || self.room.len() != n {
+            self.cost = vec![1.0; n];
+            return;
+        }
+        let r = &self.room;
+        let (k, reach) = (k as f32, reach as f32);
+        self.cost = r
+            .iter()
+            .map(|&v| 1.0 + k * ((reach - v) / reach).clamp(0.0, 1.0))
+            .collect();
     }
 
     pub(crate) fn centre(&self, c: Cell) -> Point {
@@ -396,7 +527,7 @@ impl FreeGrid {
                 if !self.open[m as usize] {
                     continue;
                 }
-                let nd = d + w;
+                let nd = d + self.step_cost(c, m, w);
                 if nd < dist[m as usize] {
                     dist[m as usize] = nd;
                     prev[m as usize] = c;
@@ -448,6 +579,23 @@ impl FreeGrid {
         None
     }
 
+    /// The clearance-weighted length of the straight segment from `p` to `q` (each piece of
+    /// a third of a cell weighted by the cost of the cell it is in; 1 outside the grid).
+    pub(crate) fn segment_cost(&self, p: Point, q: Point) -> f64 {
+        let len = (q - p).norm();
+        let steps = ((len / (self.cell / 3.0)).ceil() as usize).max(1);
+        let piece = len / steps as f64;
+        (0..steps)
+            .map(|k| {
+                let t = (k as f64 + 0.5) / steps as f64;
+                let w = self
+                    .cell_at(p + (q - p) * t)
+                    .map_or(1.0, |c| f64::from(self.cost[c as usize]));
+                w * piece
+            })
+            .sum()
+    }
+
     /// Whether the straight segment from `p` to `q` stays in open cells (sampled at a third of
     /// a cell).
     pub(crate) fn visible(&self, p: Point, q: Point) -> bool {
@@ -459,6 +607,18 @@ impl FreeGrid {
                 .is_some_and(|c| self.open[c as usize])
         })
     }
+}
+
+/// The clearance policy's weight and reach (`ROUTE_CLEARANCE=k,reach` overrides them, for
+/// experiments).
+fn clearance_policy() -> (f64, f64) {
+    std::env::var("ROUTE_CLEARANCE")
+        .ok()
+        .and_then(|s| {
+            let (a, b) = s.split_once(',')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .unwrap_or((CLEARANCE_WEIGHT, CLEARANCE_REACH))
 }
 
 /// A ray of the parity search: from a point of a boundary out of the window.
@@ -624,7 +784,7 @@ pub(crate) fn parity_search(
             if !hm.is_finite() {
                 continue;
             }
-            let nd = g + w;
+            let nd = g + grid.step_cost(c, m, w);
             if states.get(m, nb).is_none_or(|o| nd < o - 1e-12) {
                 states.insert(m, nb, nd, dir as u8);
                 heap.push(Entry(nd + hm, m, nb));
@@ -898,6 +1058,7 @@ fn cached(
             nx: grid.nx,
             cell: grid.cell,
             open: grid.open.clone(),
+            cost: grid.cost.clone(),
             targets: targets.to_vec(),
             end,
             ray,
@@ -912,6 +1073,7 @@ struct DistanceKey {
     nx: usize,
     cell: f64,
     open: Vec<bool>,
+    cost: Vec<f32>,
     targets: Vec<Cell>,
     end: Point,
     ray: Option<(Point, Point, bool)>,
@@ -932,6 +1094,7 @@ impl DistanceKey {
             && self.ray == ray
             && self.targets == targets
             && self.open == grid.open
+            && self.cost == grid.cost
     }
 }
 
@@ -976,7 +1139,8 @@ fn neighbours_with_dir(grid: &FreeGrid, c: Cell) -> impl Iterator<Item = (usize,
             } else {
                 1.0
             };
-            Some((dir, ((b * nx + a) as Cell, w * cell)))
+            let m = (b * nx + a) as Cell;
+            Some((dir, (m, grid.step_cost(c, m, w * cell))))
         })
 }
 
@@ -1142,7 +1306,7 @@ mod tests {
                     continue;
                 }
                 let nb = b ^ bits_of(grid.centre(c), grid.centre(m));
-                let nd = g + w;
+                let nd = g + grid.step_cost(c, m, w);
                 if dist.get(&(m, nb)).is_none_or(|&o| nd < o) {
                     dist.insert((m, nb), nd);
                     heap.push(Entry(nd, m, nb));
@@ -1177,14 +1341,26 @@ mod tests {
             allowed: open.clone(),
             open,
             d0: 6.0,
+            room: vec![10.0; nx * ny],
+            cost: (0..nx * ny)
+                .map(|_| {
+                    if rng.random_bool(0.5) {
+                        1.0
+                    } else {
+                        rng.random_range(1.0..3.0)
+                    }
+                })
+                .collect(),
         }
     }
 
     fn path_cost(grid: &FreeGrid, start: Point, cells: &[Cell], end: Point) -> f64 {
-        let mut pts = vec![start];
-        pts.extend(cells.iter().map(|&c| grid.centre(c)));
-        pts.push(end);
-        pts.windows(2).map(|w| (w[1] - w[0]).norm()).sum()
+        let (first, last) = (grid.centre(cells[0]), grid.centre(cells[cells.len() - 1]));
+        let inner: f64 = cells
+            .windows(2)
+            .map(|w| grid.step_cost(w[0], w[1], (grid.centre(w[1]) - grid.centre(w[0])).norm()))
+            .sum();
+        (first - start).norm() + inner + (end - last).norm()
     }
 
     /// The fast search agrees with the reference on whether a path exists and on its cost,
