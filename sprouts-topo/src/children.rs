@@ -1,6 +1,8 @@
 //! The solver's fast path: the distinct children of a position as canonical lands.
 
-use crate::canon::{CanonicalForm, ChildBufs, DEFAULT_BUDGET, Reductions, with_canonicalizer};
+use crate::canon::{
+    CanonicalForm, ChildBufs, DEFAULT_BUDGET, LandChildren, Reductions, with_canonicalizer,
+};
 use crate::position::Position;
 
 /// One child of a position, as its canonical form split into lands (borrowed from the
@@ -109,6 +111,22 @@ impl Position {
                             let e = land_children.text.len() as u32;
                             land_children.entries.push((s, e, exact));
                         }
+                        // Distinct children only (moves often give the same child): sorted by
+                        // form, equal ones kept once (exact only if all were).
+                        let LandChildren { entries, text, .. } = &mut *land_children;
+                        let ents = &mut entries[es as usize..];
+                        let form = |e: &(u32, u32, bool)| &text[e.0 as usize..e.1 as usize];
+                        ents.sort_unstable_by(|a, b| form(a).cmp(form(b)));
+                        let mut kept = 0;
+                        for k in 0..ents.len() {
+                            if kept > 0 && form(&ents[kept - 1]) == form(&ents[k]) {
+                                ents[kept - 1].2 &= ents[k].2;
+                            } else {
+                                ents[kept] = ents[k];
+                                kept += 1;
+                            }
+                        }
+                        entries.truncate(es as usize + kept);
                         land_children.insert(es, text_start)
                     }
                 };
