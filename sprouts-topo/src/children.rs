@@ -76,10 +76,25 @@ impl Position {
             // The lands' forms (each one land, or none if all its regions go), sorted.
             parent.text.clear();
             parent.pieces.clear();
+            parent.forms.clear();
+            parent.form_of.clear();
             let mut parent_exact = true;
             for (i, land) in lands.iter().enumerate() {
-                let exact = c.canonical_into(land, Reductions::Glop, DEFAULT_BUDGET, text);
+                // A land met before: its form is remembered with its children.
+                land_children.build_key(land);
+                let exact = match land_children.map.get(land_children.key.as_slice()) {
+                    Some(entry) => {
+                        let (s, e, exact) = entry.form;
+                        text.clear();
+                        text.push_str(&land_children.text[s as usize..e as usize]);
+                        exact
+                    }
+                    None => c.canonical_into(land, Reductions::Glop, DEFAULT_BUDGET, text),
+                };
                 parent_exact &= exact;
+                let fs = parent.forms.len() as u32;
+                parent.forms.push_str(text);
+                parent.form_of.push((fs, parent.forms.len() as u32, exact));
                 push_pieces(text, &mut parent.text, |s, e| {
                     parent.pieces.push((i as u32, s, e));
                 });
@@ -93,7 +108,10 @@ impl Position {
                 // spots) are read back; otherwise each move is played and canonicalised, and
                 // the children's forms are remembered.
                 land_children.build_key(land);
-                let known = land_children.map.get(land_children.key.as_slice()).copied();
+                let known = land_children
+                    .map
+                    .get(land_children.key.as_slice())
+                    .map(|entry| entry.children);
                 let (es, ee) = match known {
                     Some(range) => range,
                     None => {
@@ -127,7 +145,13 @@ impl Position {
                             }
                         }
                         entries.truncate(es as usize + kept);
-                        land_children.insert(es, text_start)
+                        let (fs, fe, form_exact) = parent.form_of[i];
+                        land_children.insert(
+                            es,
+                            text_start,
+                            &parent.forms[fs as usize..fe as usize],
+                            form_exact,
+                        )
                     }
                 };
                 for &(s, e, exact) in &land_children.entries[es as usize..ee as usize] {

@@ -208,8 +208,9 @@ pub(crate) struct ChildBufs {
 /// [`LAND_CHILDREN_CAP`] bytes (per thread).
 #[derive(Default, Debug)]
 pub(crate) struct LandChildren {
-    /// Per land key: a range of `entries`.
-    pub(crate) map: FxHashMap<Box<[u32]>, (u32, u32)>,
+    /// Per land key: its children (a range of `entries`) and its own form (a range of `text`,
+    /// and whether it is exact).
+    pub(crate) map: FxHashMap<Box<[u32]>, LandEntry>,
     /// Per child of a land: a range of `text` (the child land's form) and whether it is exact.
     pub(crate) entries: Vec<(u32, u32, bool)>,
     pub(crate) text: String,
@@ -218,6 +219,15 @@ pub(crate) struct LandChildren {
     /// Scratch: the key being built, and spot numbers by spot index.
     pub(crate) key: Vec<u32>,
     pub(crate) names: Vec<u32>,
+}
+
+/// What [`LandChildren`] remembers of a land.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LandEntry {
+    /// Its distinct children: a range of `LandChildren::entries`.
+    pub(crate) children: (u32, u32),
+    /// Its own form: a range of `LandChildren::text`, and whether it is exact.
+    pub(crate) form: (u32, u32, bool),
 }
 
 /// The most bytes (keys, entries and text) [`LandChildren`] holds before it is cleared.
@@ -263,14 +273,30 @@ impl LandChildren {
         }
     }
 
-    /// Remembers the children `entries[es..]` of the land whose key was built last.
-    pub(crate) fn insert(&mut self, es: u32, text_start: usize) -> (u32, u32) {
+    /// Remembers the children `entries[es..]` of the land whose key was built last, and its own
+    /// form `form` (exact or not).
+    pub(crate) fn insert(
+        &mut self,
+        es: u32,
+        text_start: usize,
+        form: &str,
+        exact: bool,
+    ) -> (u32, u32) {
         let ee = self.entries.len() as u32;
+        let fs = self.text.len() as u32;
+        self.text.push_str(form);
+        let fe = self.text.len() as u32;
         self.bytes += self.key.len() * 4
             + (ee - es) as usize * std::mem::size_of::<(u32, u32, bool)>()
             + (self.text.len() - text_start)
-            + 32;
-        self.map.insert(self.key.as_slice().into(), (es, ee));
+            + 48;
+        self.map.insert(
+            self.key.as_slice().into(),
+            LandEntry {
+                children: (es, ee),
+                form: (fs, fe, exact),
+            },
+        );
         (es, ee)
     }
 }
@@ -280,6 +306,9 @@ impl LandChildren {
 pub(crate) struct ParentLands {
     pub(crate) text: String,
     pub(crate) pieces: Vec<(u32, u32, u32)>,
+    /// Each land's whole form (a range of `forms`) and whether it is exact.
+    pub(crate) forms: String,
+    pub(crate) form_of: Vec<(u32, u32, bool)>,
 }
 
 impl Default for Canonicalizer {
