@@ -203,12 +203,21 @@ impl Position {
             c.keep_remembering(was_on);
         });
         let ChildBufs { arena, spans, .. } = &mut bufs;
-        spans.sort_unstable_by(|a, b| {
-            arena[a.0 as usize..a.1 as usize].cmp(&arena[b.0 as usize..b.1 as usize])
-        });
-        spans.dedup_by(|a, b| {
-            arena[a.0 as usize..a.1 as usize] == arena[b.0 as usize..b.1 as usize]
-        });
+        // With one land the children are its remembered ones, already distinct and sorted.
+        if lands.len() > 1 {
+            spans.sort_unstable_by(|a, b| {
+                arena[a.0 as usize..a.1 as usize].cmp(&arena[b.0 as usize..b.1 as usize])
+            });
+            spans.dedup_by(|a, b| {
+                arena[a.0 as usize..a.1 as usize] == arena[b.0 as usize..b.1 as usize]
+            });
+        }
+        debug_assert!(
+            spans
+                .windows(2)
+                .all(|w| arena[w[0].0 as usize..w[0].1 as usize]
+                    < arena[w[1].0 as usize..w[1].1 as usize])
+        );
         for &(s, e, exact) in spans.iter() {
             f(&ChildLands {
                 text: &arena[s as usize..e as usize],
