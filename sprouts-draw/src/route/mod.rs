@@ -564,7 +564,7 @@ fn prepare(
                     _ => vec![(&hypotheses[0], true), (&hypotheses[0], false)],
                 };
                 found = barrier_route(
-                    (&grid, &scene, pos, analysis),
+                    (&mut grid, &scene, pos, analysis),
                     e,
                     (plan.from, plan.to),
                     (ca, &sources, keep(ra)),
@@ -596,7 +596,7 @@ fn prepare(
                         let n = Vector::new(-u.y, u.x) * len;
                         w.push((ca - n, ca + n, cell));
                     }
-                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let mut g = FreeGrid::new(&scene, analysis, &mask, &w);
                     let (srcs, tgts) = ends(&g, Some(u));
                     let tip: Vec<Cell> = (0..g.nx * g.ny)
                         .map(|c| c as Cell)
@@ -614,7 +614,7 @@ fn prepare(
                     };
                     if !srcs.is_empty() && !tgts.is_empty() {
                         found = barrier_route(
-                            (&g, &scene, pos, analysis),
+                            (&mut g, &scene, pos, analysis),
                             e,
                             (plan.from, plan.to),
                             (ca, &srcs, keep(ra)),
@@ -797,7 +797,7 @@ fn prepare(
     reason = "the picture, the move's ends and the judge are all needed"
 )]
 fn barrier_route(
-    (grid, scene, pos, analysis): (&FreeGrid, &Scene, &Position, &Analysis),
+    (grid, scene, pos, analysis): (&mut FreeGrid, &Scene, &Position, &Analysis),
     e: &Enclosure,
     corners: (Corner, Corner),
     (ca, sources, free_a): (Point, &[Cell], f64),
@@ -821,32 +821,31 @@ fn barrier_route(
     let length = |r: &[Point]| r.windows(2).map(|w| (w[1] - w[0]).norm()).sum::<f64>();
     let mut best: Option<(f64, Vec<Point>)> = None;
     for &(want_inside, xy_inside) in tries {
-        let Some(g) = bars.closed_grid(grid, want_inside, xy_inside, extra_inside) else {
+        let searched = bars.with_trees(grid, want_inside, xy_inside, extra_inside, |g| {
+            let srcs: Vec<Cell> = sources
+                .iter()
+                .copied()
+                .filter(|&c| g.open[c as usize])
+                .collect();
+            let tgts: Vec<Cell> = targets
+                .iter()
+                .copied()
+                .filter(|&c| g.open[c as usize])
+                .collect();
+            if srcs.is_empty() || tgts.is_empty() {
+                return None;
+            }
+            let cells = planner::parity_search(g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)?;
+            let route = polyline(g, ca, &cells, cb);
+            if !judge(&route) {
+                return None;
+            }
+            let pulled = string_pull(g, &route, scene, ends);
+            Some(if judge(&pulled) { pulled } else { route })
+        });
+        let Some(Some(route)) = searched else {
             continue;
         };
-        let srcs: Vec<Cell> = sources
-            .iter()
-            .copied()
-            .filter(|&c| g.open[c as usize])
-            .collect();
-        let tgts: Vec<Cell> = targets
-            .iter()
-            .copied()
-            .filter(|&c| g.open[c as usize])
-            .collect();
-        if srcs.is_empty() || tgts.is_empty() {
-            continue;
-        }
-        let Some(cells) = planner::parity_search(&g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)
-        else {
-            continue;
-        };
-        let route = polyline(&g, ca, &cells, cb);
-        if !judge(&route) {
-            continue;
-        }
-        let pulled = string_pull(&g, &route, scene, ends);
-        let route = if judge(&pulled) { pulled } else { route };
         let l = length(&route);
         if best.as_ref().is_none_or(|(bl, _)| l < *bl) {
             best = Some((l, route));
@@ -1571,6 +1570,36 @@ fn cluster_side_a(pos: &Position, scene: &Scene, mv: &Move) -> Vec<BoundaryId> {
     chosen
 }
 
+/// A refusal of a computer's move that names the move asked (its own words), with the
+/// move the nearest-cluster rule chose for it (spec 5.9, `chosen`) in the detail when that
+/// reads differently.
+fn naming_the_move_asked(
+    e: Refusal,
+    asked: String,
+    chosen: &Want,
+    pos: &Position,
+    mv: &Move,
+) -> Refusal {
+    let Refusal::WrongEnclosure { detail, .. } = e else {
+        return e;
+    };
+    let chosen = match chosen {
+        Want::SideA(s) => pos
+            .make_move(mv.from(), mv.to(), s)
+            .ok()
+            .map(|m| m.describe(pos)),
+        _ => None,
+    };
+    let detail = match chosen {
+        Some(c) if c != asked => format!("{detail}; the nearest-cluster rule chose {c}"),
+        _ => detail,
+    };
+    Refusal::WrongEnclosure {
+        words: asked,
+        detail,
+    }
+}
+
 /// [`Board::draw_move`].
 pub(crate) fn draw_move(
     board: &mut Board,
@@ -1613,7 +1642,7 @@ pub(crate) fn draw_move(
             };
             match prepare(board, &plain, observer) {
                 Ok(p) if same_game(&p.mv) => p,
-                _ => return Err(e),
+                _ => return Err(naming_the_move_asked(e, mv.describe(&pos), &want, &pos, mv)),
             }
         }
     };
@@ -1716,4 +1745,60 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
         }
     }
     first.ok_or(Refusal::NoSuchSide(from))
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::*;
+
+    /// A computer's move refused for its enclosure is named as asked; the nearest-cluster
+    /// choice goes to the detail when it reads differently; other refusals pass unchanged.
+    #[test]
+    fn a_refusal_names_the_move_asked() {
+        let pos = Position::new(3);
+        let find = |w: &str| {
+            pos.moves()
+                .find(|m| m.describe(&pos) == w)
+                .unwrap_or_else(|| panic!("no move {w}"))
+        };
+        let asked = find("1 -> 1 enclosing 2");
+        let other = find("1 -> 1 enclosing 3");
+        let refused = |words: &str| Refusal::WrongEnclosure {
+            words: words.to_owned(),
+            detail: "no candidate".to_owned(),
+        };
+        let chosen = Want::SideA(other.side_a().to_vec());
+        match naming_the_move_asked(
+            refused("1 -> 1 enclosing 3"),
+            asked.describe(&pos),
+            &chosen,
+            &pos,
+            &asked,
+        ) {
+            Refusal::WrongEnclosure { words, detail } => {
+                assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!(
+                    detail,
+                    "no candidate; the nearest-cluster rule chose 1 -> 1 enclosing 3"
+                );
+            }
+            e => panic!("{e:?}"),
+        }
+        let same = Want::SideA(asked.side_a().to_vec());
+        match naming_the_move_asked(refused("1 -> 1"), asked.describe(&pos), &same, &pos, &asked) {
+            Refusal::WrongEnclosure { words, detail } => {
+                assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!(detail, "no candidate");
+            }
+            e => panic!("{e:?}"),
+        }
+        let e = naming_the_move_asked(
+            Refusal::NoLife(SpotId::new(1).expect("a spot")),
+            asked.describe(&pos),
+            &chosen,
+            &pos,
+            &asked,
+        );
+        assert!(matches!(e, Refusal::NoLife(_)));
+    }
 }
