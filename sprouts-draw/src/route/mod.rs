@@ -356,12 +356,12 @@ fn prepare(
 
     // A loop through one corner leaves on one side of a wall along the sector's bisector and
     // comes back on the other.
-    let wall_dir = same_corner.then(|| loop_wall_direction(sector_a, ca, &enclosure, &scene));
+    let mut wall_dir = same_corner.then(|| loop_wall_direction(sector_a, ca, &enclosure, &scene));
     // At a spot with no curve, a second wall across the spot closes its back, so that the loop
     // goes round one of the walls instead of slipping round the spot itself.
     let cell = FreeGrid::cell_width(scene.d0);
     // The wall is `k d0` beyond the spot's disc: long, and shorter where the region is narrow.
-    let walls_of = |k: f64| -> Vec<Wall> {
+    let walls_along = |wall_dir: Option<Vector>, k: f64| -> Vec<Wall> {
         wall_dir
             .map(|u| {
                 let len = ra + k * scene.d0;
@@ -402,14 +402,34 @@ fn prepare(
             },
         ]
     };
-    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(5.0));
+    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, 5.0));
     // A loop through one corner is not drawn tiny where there is room: its wall reaches as
-    // far along the bisector as the room allows a strand on each side (at most
-    // `LOOP_WALL_MAX d0`), so that the loop's inside has room for later moves.
-    let wall_reach = wall_dir.map_or(0.0, |u| loop_wall_reach(&grid, ca, ra, u));
-    if wall_reach > 5.0 {
-        grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(wall_reach));
+    // far as the room allows a strand on each side (at most `LOOP_WALL_MAX d0`), along the
+    // sector's bisector or, where that is shorter, along the direction in the middle of the
+    // sector with the most room, so that the loop's inside has room for later moves.
+    let mut wall_reach = 0.0;
+    if let Some(u) = wall_dir {
+        wall_reach = loop_wall_reach(&grid, ca, ra, u);
+        if wall_reach < LOOP_WALL_MAX {
+            // The middle of the sector, or every direction at a spot with no curve.
+            let (t0, span) = match sector_a {
+                Some((ts, w)) => (ts + 0.3 * w, 0.4 * w),
+                None => (0.0, std::f64::consts::TAU * 23.0 / 24.0),
+            };
+            for k in 0..=12 {
+                let t = t0 + span * f64::from(k) / 12.0;
+                let v = Vector::new(t.cos(), t.sin());
+                let r = loop_wall_reach(&grid, ca, ra, v);
+                if r > wall_reach + 2.0 {
+                    (wall_reach, wall_dir) = (r, Some(v));
+                }
+            }
+        }
+        if wall_reach > 5.0 {
+            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, wall_reach));
+        }
     }
+    let walls_of = |k: f64| walls_along(wall_dir, k);
     let t_from = Terminal {
         spot: a,
         centre: ca,
@@ -580,7 +600,7 @@ fn prepare(
                 // inside tree joined to its far end, the spot's own boundary with the outside.
                 // The wall as long as the room allows first (a loop with room inside), then
                 // the short one.
-                let lens: Vec<f64> = if wall_reach > 5.0 {
+                let lens: Vec<f64> = if 0.75 * wall_reach > 3.5 {
                     vec![0.75 * wall_reach, 3.0]
                 } else {
                     vec![3.0]
@@ -1131,16 +1151,16 @@ fn wide_way(
 }
 
 /// The longest wall of a loop through one corner, as in [`LOOP_WALL_MAX`]: how far (in `d0`
-/// beyond the spot's disc) along `u` from the spot the room keeps `3.5 d0` (the wall's
-/// half-width, a strand's clearance and room for it), less `2 d0`; 0 if not even `5 d0`.
+/// beyond the spot's disc) along `u` from the spot the room keeps `3 d0` (the wall's
+/// half-width, a strand's clearance and a little room), less `2 d0`; 0 if not even `3 d0`.
 fn loop_wall_reach(grid: &FreeGrid, ca: Point, ra: f64, u: Vector) -> f64 {
     let d0 = grid.d0;
     let mut t = ra + 3.0 * d0;
-    while t < ra + (LOOP_WALL_MAX + 2.0) * d0 && grid.room_at(ca + u * t) >= 3.5 * d0 {
+    while t < ra + (LOOP_WALL_MAX + 2.0) * d0 && grid.room_at(ca + u * t) >= 3.0 * d0 {
         t += 0.5 * grid.cell;
     }
     let k = (t - ra) / d0 - 2.0;
-    if k >= 5.0 { k.min(LOOP_WALL_MAX) } else { 0.0 }
+    if k >= 3.0 { k.min(LOOP_WALL_MAX) } else { 0.0 }
 }
 
 /// The direction of the wall of a loop through one corner: the sector's bisector, or for a
