@@ -26,7 +26,7 @@ use crate::analyse::Analysis;
 use crate::board::{Board, TransactionError};
 use crate::drawing::{CurveId, DrawingError};
 use marked::Enclosure;
-use planner::{Cell, FreeGrid, Obstacle, Scene, Terminal};
+use planner::{Cell, FreeGrid, Obstacle, Ray, Scene, Terminal};
 
 pub use band::BandSettings;
 
@@ -648,6 +648,24 @@ fn prepare(
                     }
                 }
             }
+            // A loop through one corner of a walk: a ray from its own boundary (the middle of
+            // the curve leaving the corner), so that the search can also be asked to go round
+            // the rest of its own boundary (which the other boundaries' rays cannot tell; the
+            // judge's orientation can).
+            // Likewise between two corners of one boundary: a ray from the part of the
+            // boundary the arc leaves out (the curve leaving the second corner).
+            let own_ray = if one_boundary {
+                match analysis.boundary(plan.from.boundary) {
+                    Some(crate::analyse::BoundaryPicture::Walk(hs)) => hs
+                        .get(plan.to.index as usize)
+                        .map(|&h| scene.half_edge_polyline(h))
+                        .filter(|poly| poly.len() >= 2)
+                        .and_then(|poly| ray_out(poly[poly.len() / 2], ca, &scene)),
+                    _ => None,
+                }
+            } else {
+                None
+            };
             'hyp: for want_inside in hypotheses.iter().filter(|_| found.is_none()) {
                 let inside: Vec<Point> = e
                     .others
@@ -676,9 +694,16 @@ fn prepare(
                     if srcs.is_empty() || tgts.is_empty() {
                         continue;
                     }
-                    let Some((route, rays)) =
-                        marked_search(g, &scene, e, (ca, srcs), (cb, tgts), want_inside)
-                    else {
+                    let Some((route, rays)) = marked_search(
+                        g,
+                        &scene,
+                        e,
+                        (ca, srcs),
+                        (cb, tgts),
+                        want_inside,
+                        own_ray,
+                        &judge,
+                    ) else {
                         continue;
                     };
                     if !judge(&route) {
@@ -1007,6 +1032,10 @@ fn first_last_ok(
 
 /// The lazy parity search: the shortest route first, then rays for the boundaries the last
 /// candidate put on the wrong side (at most seven).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the grid, the ends, the marks and the judge are all needed"
+)]
 fn marked_search(
     grid: &FreeGrid,
     scene: &Scene,
@@ -1014,8 +1043,13 @@ fn marked_search(
     (ca, sources): (Point, &[Cell]),
     (cb, targets): (Point, &[Cell]),
     want_inside: &[bool],
+    own: Option<Ray>,
+    judge: &dyn Fn(&[Point]) -> bool,
 ) -> Option<(Vec<Point>, usize)> {
     let mut ray_of: Vec<usize> = Vec::new();
+    // The parity wanted on the own boundary's ray, once a route sorted the others right but
+    // went round its own boundary the wrong way.
+    let mut own_want: Option<bool> = None;
     loop {
         let mut rays = Vec::new();
         let mut want = 0u32;
@@ -1025,6 +1059,12 @@ fn marked_search(
             if want_inside[o] ^ arc_parity {
                 want |= 1 << k;
             }
+        }
+        if let (Some(r), Some(w)) = (own, own_want) {
+            if w {
+                want |= 1 << rays.len();
+            }
+            rays.push(r);
         }
         let cells =
             planner::parity_search(grid, ca, sources, cb, targets, &rays, want, MAX_STATES)?;
@@ -1042,7 +1082,12 @@ fn marked_search(
             .filter(|&k| ins[k] != want_inside[k])
             .collect();
         if wrong.is_empty() {
-            return Some((route, ray_of.len()));
+            if judge(&route) || own.is_none() || own_want.is_some() || ray_of.len() >= 7 {
+                return Some((route, rays.len()));
+            }
+            // Right inside, wrong way round the spot's own boundary: the other parity there.
+            own_want = own.map(|r| !r.parity(&route));
+            continue;
         }
         let before = ray_of.len();
         for k in wrong {
@@ -1161,6 +1206,42 @@ fn loop_wall_reach(grid: &FreeGrid, ca: Point, ra: f64, u: Vector) -> f64 {
     }
     let k = (t - ra) / d0 - 2.0;
     if k >= 3.0 { k.min(LOOP_WALL_MAX) } else { 0.0 }
+}
+
+/// A ray from `p` out of the window, along the shortest of sixteen directions (off the grid's
+/// axes and diagonals) that do not head within 30 degrees of `avoid`.
+fn ray_out(p: Point, avoid: Point, scene: &Scene) -> Option<Ray> {
+    let away = avoid - p;
+    let mut best: Option<(f64, Ray)> = None;
+    for i in 0..16 {
+        let ang = f64::from(i) * std::f64::consts::PI / 8.0 + 0.123_456_7;
+        let (s, c) = ang.sin_cos();
+        let dir = Vector::new(c, s);
+        if away.norm() > 1e-9 && planner::angle_between(dir, away) < std::f64::consts::PI / 6.0 {
+            continue;
+        }
+        let tx = if c > 0.0 {
+            (scene.width + 1.0 - p.x) / c
+        } else {
+            (-1.0 - p.x) / c
+        };
+        let ty = if s > 0.0 {
+            (scene.height + 1.0 - p.y) / s
+        } else {
+            (-1.0 - p.y) / s
+        };
+        let t = tx.min(ty).max(0.0) + 1.0;
+        if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
+            best = Some((
+                t,
+                Ray {
+                    from: p,
+                    to: p + dir * t,
+                },
+            ));
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// The direction of the wall of a loop through one corner: the sector's bisector, or for a
