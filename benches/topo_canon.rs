@@ -1,9 +1,13 @@
 //! Canonical forms of positions from a 12-spot game (after 10, 20 and 30 moves), asserted then
 //! timed: through `Position::canonical` (thread-local scratch, a new `String` per form) and
 //! through a reused `Canonicalizer` writing into a reused `String` (the solver's way), with and
-//! without its memory of small lands.
+//! without its memory of small lands. Timing one position again and again flatters the memory
+//! (every land is a hit after the first time), so `topo_canon_set` times one pass over 2,000
+//! distinct mid-game positions (random 12-spot games after 8 to 24 moves, the `canon_profile`
+//! example's set), with the memory and without it (`cold`: every land canonised every time).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{Rng, SeedableRng};
 use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
 use sprouts_topo::{Position, Reductions};
 
@@ -49,5 +53,54 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `count` positions from random 12-spot games (every move equally likely, seeded), after 8 to
+/// 24 moves: the `canon_profile` example's mid-game set.
+fn mid_game_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut p = Position::new(12);
+        for depth in 0..25 {
+            let moves: Vec<_> = p.moves().collect();
+            if moves.is_empty() {
+                break;
+            }
+            p = p
+                .play(&moves[rng.random_range(0..moves.len())])
+                .expect("legal");
+            if depth >= 8 && out.len() < count {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+fn bench_set(c: &mut Criterion) {
+    let positions = mid_game_positions(2000, 7);
+    let mut group = c.benchmark_group("topo_canon_set");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for (name, remember) in [("mid_game_2000", true), ("mid_game_2000_cold", false)] {
+        let mut canonicalizer = Canonicalizer::new();
+        canonicalizer.remember_small_lands(remember);
+        let mut out = String::new();
+        for p in &positions {
+            assert!(canonicalizer.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out));
+            assert_eq!(out, p.canonical().as_str());
+        }
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut bytes = 0;
+                for p in &positions {
+                    canonicalizer.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
+                    bytes += out.len();
+                }
+                bytes
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_set);
 criterion_main!(benches);

@@ -38,6 +38,28 @@ async function launch() {
   });
 }
 
+/**
+ * Registers the file's `before` and `after` hooks: one server and one browser for all the file's
+ * tests. Returns the shared environment; `env.open(viewport)` opens a page on the server.
+ */
+function useServerAndBrowser() {
+  const { before, after } = require("node:test");
+  const env = {
+    server: null,
+    browser: null,
+    open: viewport => openPage(env.browser, env.server.url, viewport),
+  };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+  }, { timeout: 16 * 60 * 1000 });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    stopServer(env.server);
+  });
+  return env;
+}
+
 /** A new page on the server, with the welcome and the first state received. */
 async function openPage(browser, url, viewport = { width: 900, height: 650 }) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
@@ -127,4 +149,4 @@ function artifact(name) {
   return path.join(ARTIFACTS, name);
 }
 
-module.exports = { startServer, stopServer, launch, openPage, newGame, state, screen, waitIdle, stroke, answer, lit, artifact, ROOT };
+module.exports = { startServer, stopServer, launch, useServerAndBrowser, openPage, newGame, state, screen, waitIdle, stroke, answer, lit, artifact, ROOT };

@@ -3,19 +3,11 @@
 // play, the number of spots, high-density screens, and the animations. The server is started
 // here on a free port and stopped at the end.
 "use strict";
-const { test, before, after } = require("node:test");
+const { test } = require("node:test");
 const assert = require("node:assert/strict");
 const H = require("./harness");
 
-let server, browser;
-before(async () => {
-  server = await H.startServer();
-  browser = await H.launch();
-}, { timeout: 16 * 60 * 1000 });
-after(async () => {
-  if (browser) await browser.close();
-  H.stopServer(server);
-});
+const env = H.useServerAndBrowser();
 
 const counts = page => page.evaluate(() => [window.sprouts.refusals.length, window.sprouts.errors.length, window.sprouts.state.k]);
 
@@ -51,7 +43,7 @@ async function newGameWithStrength(page, { spots, blue, red, first = 0 }) {
 }
 
 test("Space stops a long think; the page is answered while the computer thinks; the log has its reasoning", { timeout: 180000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await newGameWithStrength(page, { spots: 10, blue: { kind: "perfect", strength: 600 }, red: { kind: "human" } });
   await page.waitForFunction(() => window.sprouts.state.busy && /is thinking/.test(window.sprouts.state.status), null, { timeout: 30000 });
   assert.match(await page.textContent("#status"), /^Blue \(perfect:600s\) is thinking · 30 lives · moves left: M = \d+, m = \d+/);
@@ -80,7 +72,7 @@ test("Space stops a long think; the page is answered while the computer thinks; 
 });
 
 test("status line, log, refusals without pixel numbers, undo in the log, settings", { timeout: 120000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 3, players: ["human", "human"] });
   let status = await page.textContent("#status");
   assert.match(status, /^Blue to move · 9 lives · moves left: M = 8, m = 6 · Drawing area is \d+ x \d+$/);
@@ -139,7 +131,7 @@ test("status line, log, refusals without pixel numbers, undo in the log, setting
 });
 
 test("misère play: 1 spot, the player who cannot move wins", { timeout: 60000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 1, players: ["human", "human"], convention: "misere" });
   let ans = await clickMove(page, 1, 1);
   assert.equal(ans.refusal, null); assert.equal(ans.error, null);
@@ -155,7 +147,7 @@ test("misère play: 1 spot, the player who cannot move wins", { timeout: 60000 }
 });
 
 test("a proved verdict on the status line (the perfect player, 2 spots)", { timeout: 120000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await newGameWithStrength(page, { spots: 2, blue: { kind: "human" }, red: { kind: "perfect", strength: 5 } });
   const ans = await clickMove(page, 1, 2);
   assert.equal(ans.refusal, null); assert.equal(ans.error, null);
@@ -167,10 +159,10 @@ test("a proved verdict on the status line (the perfect player, 2 spots)", { time
 });
 
 test("1, 30 and 45 spots; the picture scales with the window and is sharp on a dense screen", { timeout: 120000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 2 });
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 2 });
   const page = await context.newPage();
   page.on("pageerror", e => { throw e; });
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForFunction(() => window.sprouts && window.sprouts.state);
   for (const n of [1, 30, 45]) {
     await H.newGame(page, { spots: n, players: ["human", "human"] });
@@ -195,7 +187,7 @@ test("1, 30 and 45 spots; the picture scales with the window and is sharp on a d
 });
 
 test("a curve is animated as the band relaxes; a picture drawn afresh glides to its new places", { timeout: 120000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 3, players: ["human", "human"] });
   const before = await page.evaluate(() => Object.assign({}, window.sprouts.stats));
   const ans = await clickMove(page, 1, 2);
@@ -217,11 +209,23 @@ test("a curve is animated as the band relaxes; a picture drawn afresh glides to 
   assert.notDeepEqual(now.spots, old.spots);
   assert.ok(mid === null || mid === now.spots.length);
   await page.screenshot({ path: H.artifact("after-redraw.png") });
+  // Undoing a move that was drawn with the whole picture afresh goes back to a picture with one
+  // spot less and the others elsewhere: it glides too, the undone move's spot fading out.
+  const undo = await page.evaluate(() => {
+    const a = window.sprouts.pic;
+    const gone = a.spots[a.spots.length - 1].id;
+    const b = Object.assign({}, a, { k: a.k - 1, curves: a.curves.slice(0, -1),
+      spots: a.spots.filter(s => s.id !== gone).map(s => Object.assign({}, s, { x: s.x + 40 })) });
+    const half = tweenPic({ from: a, to: b }, 0.5);
+    const faded = half.spots.find(s => s.id === gone);
+    return { glides: sameSpots(a, b) && spotsMoved(a, b), spots: half.spots.length, of: a.spots.length, alpha: faded && faded.alpha };
+  });
+  assert.deepEqual(undo, { glides: true, spots: now.spots.length, of: now.spots.length, alpha: 0.5 });
   await page.close();
 });
 
 test("Enter draws the last refused move the shortest way, without marks", { timeout: 60000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 3, players: ["human", "human"] });
   const st = await H.state(page);
   // 1 -> 3 with spot 2 marked: a curve between two spots encloses nothing by itself, so the

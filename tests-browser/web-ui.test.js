@@ -1,20 +1,12 @@
 // End-to-end tests of `sprouts serve` in a real browser (Debian's chromium via playwright-core).
 // The server is started here on a free port and stopped at the end.
 "use strict";
-const { test, before, after } = require("node:test");
+const { test } = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const H = require("./harness");
 
-let server, browser;
-before(async () => {
-  server = await H.startServer();
-  browser = await H.launch();
-}, { timeout: 16 * 60 * 1000 });
-after(async () => {
-  if (browser) await browser.close();
-  H.stopServer(server);
-});
+const env = H.useServerAndBrowser();
 
 const COLOURS = ["Blue", "Red"];
 
@@ -64,7 +56,7 @@ async function humanMove(page) {
 }
 
 test("a 2-spot game against the computer, drawn with the mouse, ends with the winner on the status line", { timeout: 400000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 2, players: ["human", "random"], first: 0 });
   let st = await H.waitIdle(page);
   let guard = 0;
@@ -87,7 +79,7 @@ test("a 2-spot game against the computer, drawn with the mouse, ends with the wi
 });
 
 test("an enclosing move with a marked spot, then a curve that would cross it is refused, undo and redo, Redraw", { timeout: 120000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 3, players: ["human", "human"] });
   let st = await H.state(page);
   const [s1, s2, s3] = [1, 2, 3].map(id => st.spots.find(s => s.id === id));
@@ -158,7 +150,7 @@ test("an enclosing move with a marked spot, then a curve that would cross it is 
 });
 
 test("save, reload the page, load: the same game", { timeout: 120000 }, async () => {
-  const page = await H.openPage(browser, server.url);
+  const page = await env.open();
   await H.newGame(page, { spots: 3, players: ["human", "random"] });
   await H.waitIdle(page);
   await humanMove(page);
@@ -195,7 +187,7 @@ async function finishByComputers(page) {
 }
 
 test("two computers finish a 5-spot game; undo pauses them, resume finishes; a screenshot is kept", { timeout: 600000 }, async t => {
-  const page = await H.openPage(browser, server.url, { width: 1000, height: 700 });
+  const page = await env.open({ width: 1000, height: 700 });
   await H.newGame(page, { spots: 5, players: ["random", "random"] });
   await finishByComputers(page);
   let st = await H.state(page);

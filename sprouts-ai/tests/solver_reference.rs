@@ -56,6 +56,15 @@ fn settling_solver() -> Solver {
     })
 }
 
+/// A one-thread solver that interleaves lands but solves those of at most 6 lives outright.
+fn hybrid_solver() -> Solver {
+    Solver::new(SolverConfig {
+        threads: 1,
+        settle_lives: 6,
+        ..SolverConfig::default()
+    })
+}
+
 /// Every position reachable from the n-spot start, one per unreduced canonical form.
 fn reachable(n: u32) -> Vec<Position> {
     let mut seen = HashMap::new();
@@ -154,6 +163,7 @@ fn random_positions_from_5_and_6_spots() {
     let mut reference = Reference::default();
     let shared = solver(1);
     let settling = settling_solver();
+    let hybrid = hybrid_solver();
     let mut multi_land = 0;
     for i in 0..200 {
         let n = 5 + (i % 2) as u32;
@@ -163,6 +173,7 @@ fn random_positions_from_5_and_6_spots() {
         multi_land += usize::from(pos.canonical().lands().count() > 1);
         check(&shared, &mut reference, &pos);
         check(&settling, &mut reference, &pos);
+        check(&hybrid, &mut reference, &pos);
     }
     assert!(
         multi_land > 40,
@@ -178,6 +189,7 @@ fn sums_of_random_lands() {
     let mut reference = Reference::default();
     let shared = solver(1);
     let settling = settling_solver();
+    let hybrid = hybrid_solver();
     for _ in 0..150 {
         let parts = 2 + rng.below(2);
         let mut text = Vec::new();
@@ -196,6 +208,7 @@ fn sums_of_random_lands() {
         let sum = Position::parse_glop(&text.join("+")).expect("a sum of positions reads");
         check(&shared, &mut reference, &sum);
         check(&settling, &mut reference, &sum);
+        check(&hybrid, &mut reference, &sum);
     }
 }
 

@@ -76,7 +76,15 @@ pub struct SolverConfig {
     /// smaller lands are solved outright for their nimbers when the search first descends into
     /// the child. Verdicts are the same either way; node counts differ.
     pub interleave_lands: bool,
+    /// With `interleave_lands`, the smaller unknown lands of a child that have at most this many
+    /// lives are still solved outright for their nimbers when the search first descends into the
+    /// child (small lands are cheap to solve, and their nimbers are met again and again); only
+    /// the larger ones are searched inside df-pn. 0: every land is interleaved.
+    pub settle_lives: u32,
 }
+
+/// The default [`SolverConfig::settle_lives`].
+pub const DEFAULT_SETTLE_LIVES: u32 = 0;
 
 impl Default for SolverConfig {
     /// All cores, a 512 MB children cache, a 64 MB table of numbers, lands interleaved.
@@ -86,6 +94,7 @@ impl Default for SolverConfig {
             child_cache_bytes: 512 << 20,
             number_table_bytes: 64 << 20,
             interleave_lands: true,
+            settle_lives: DEFAULT_SETTLE_LIVES,
         }
     }
 }
@@ -100,6 +109,37 @@ pub(crate) struct Inner {
     pub(crate) expanded: AtomicU64,
     /// Children lists computed (not found in the cache).
     pub(crate) misses: AtomicU64,
+    /// Moves played (one canonical form each) to compute children lists.
+    pub(crate) moves: AtomicU64,
+    /// Distinct children in the lists computed.
+    pub(crate) listed: AtomicU64,
+    /// Children looked at when couples are expanded.
+    pub(crate) expanded_children: AtomicU64,
+    /// Expansions that found a child already proved lost (so the couple won at once), and
+    /// those of them whose children list had just been computed.
+    pub(crate) won_on_expand: [AtomicU64; 2],
+}
+
+/// What a solver's searches have cost so far (all its searches, all threads), to see where the
+/// work goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverStats {
+    /// Couples expanded (nodes).
+    pub nodes: u64,
+    /// Children lists computed (one per land expanded that the cache did not hold).
+    pub lists: u64,
+    /// Moves played to compute them: one canonical form each.
+    pub moves: u64,
+    /// Distinct children in the lists computed.
+    pub children: u64,
+    /// Children looked at when couples were expanded (lists read, from the cache or not).
+    pub expanded_children: u64,
+    /// Expansions that found a child already proved lost, so the couple was won at once.
+    pub won_on_expand: u64,
+    /// Those of them whose children list had just been computed.
+    pub won_on_fresh_list: u64,
+    /// Lands with proved facts.
+    pub facts: u64,
 }
 
 /// The normal-play solver (see the [module documentation](self)). `Send + Sync`: share it with
@@ -134,6 +174,10 @@ impl Solver {
                 numbers: NumberTable::new(config.number_table_bytes),
                 expanded: AtomicU64::new(0),
                 misses: AtomicU64::new(0),
+                moves: AtomicU64::new(0),
+                listed: AtomicU64::new(0),
+                expanded_children: AtomicU64::new(0),
+                won_on_expand: Default::default(),
             },
             config: SolverConfig { threads, ..config },
             pool,
@@ -156,6 +200,7 @@ impl Solver {
             limits,
             self.config.threads > 1,
             self.config.interleave_lands,
+            self.config.settle_lives,
         );
         let value = self.pool.install(|| f(&search)).ok();
         tracing::debug!(
@@ -218,6 +263,21 @@ impl Solver {
     /// from another thread: for progress bars).
     pub fn nodes_expanded(&self) -> u64 {
         self.inner.expanded.load(Ordering::Relaxed)
+    }
+
+    /// What this solver's searches have cost so far.
+    pub fn stats(&self) -> SolverStats {
+        let i = &self.inner;
+        SolverStats {
+            nodes: i.expanded.load(Ordering::Relaxed),
+            lists: i.misses.load(Ordering::Relaxed),
+            moves: i.moves.load(Ordering::Relaxed),
+            children: i.listed.load(Ordering::Relaxed),
+            expanded_children: i.expanded_children.load(Ordering::Relaxed),
+            won_on_expand: i.won_on_expand[0].load(Ordering::Relaxed),
+            won_on_fresh_list: i.won_on_expand[1].load(Ordering::Relaxed),
+            facts: i.facts.len() as u64,
+        }
     }
 
     /// How many lands the table of proved facts holds.

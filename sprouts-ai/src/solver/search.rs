@@ -97,6 +97,8 @@ pub(crate) struct Search<'a> {
     ///
     /// [`SolverConfig::interleave_lands`]: super::SolverConfig::interleave_lands
     pub(crate) interleave: bool,
+    /// With `interleave`, smaller lands with at most this many lives are solved outright.
+    pub(crate) settle_lives: u32,
     /// Raised when a parallel sibling settled the question.
     cancel: Option<&'a AtomicBool>,
 }
@@ -107,6 +109,7 @@ impl<'a> Search<'a> {
         limits: &'a Limits,
         parallel: bool,
         interleave: bool,
+        settle_lives: u32,
     ) -> Search<'a> {
         Search {
             inner,
@@ -114,6 +117,7 @@ impl<'a> Search<'a> {
             nodes: AtomicU64::new(0),
             parallel,
             interleave,
+            settle_lives,
             cancel: None,
         }
     }
@@ -130,20 +134,62 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The distinct children of `land`, from the cache or computed.
-    fn children(&self, land: &str) -> Arc<ChildList> {
+    /// The distinct children of `land` for expanding `land + *k`: from the cache, or computed
+    /// and cached. `Err(())` when, while they were computed, one of them was found already
+    /// proved lost for `k` (the couple is won; the list, unfinished, is not cached).
+    fn children(&self, land: &str, k: u32) -> Result<Arc<ChildList>, ()> {
         if let Some(list) = self.inner.children.get(land) {
-            return list;
+            return Ok(list);
         }
         self.inner.misses.fetch_add(1, Ordering::Relaxed);
-        let list = match Position::parse_glop(land) {
-            Ok(pos) => children_of(&pos),
+        let pos = match Position::parse_glop(land) {
+            Ok(pos) => pos,
             // Lands come from canonical forms, which always read back.
             Err(e) => unreachable!("a canonical form reads back: {land}: {e}"),
         };
+        let lost = |text: &str| {
+            let mut child = Child {
+                unknown: lands_of(text).collect(),
+                heap: k,
+                pn: 0,
+                dn: 0,
+            };
+            self.fold(&mut child);
+            self.probe(&child).1 == 0
+        };
+        let list = children_of(&pos, &self.inner.moves, lost).ok_or(())?;
+        self.inner
+            .listed
+            .fetch_add(list.len() as u64, Ordering::Relaxed);
         let list = Arc::new(list);
         self.inner.children.insert(land, list.clone());
-        list
+        Ok(list)
+    }
+
+    /// The children of `land` for expanding `land + *k` with their first numbers, or `Err(())`
+    /// when one of them is known to be lost (the couple is won).
+    fn expand_couple<'c>(
+        &self,
+        list: &'c mut Option<Arc<ChildList>>,
+        land: &'c str,
+        k: u32,
+    ) -> Result<Vec<Child<'c>>, ()> {
+        let fresh = self.inner.misses.load(Ordering::Relaxed);
+        let got = self.children(land, k);
+        let fresh = self.inner.misses.load(Ordering::Relaxed) != fresh;
+        let r = got.and_then(|l| self.expand(list.insert(l), land, k));
+        if r.is_err() {
+            self.won_on_expand(fresh);
+        }
+        r
+    }
+
+    /// Counts an expansion that found a child already proved lost.
+    fn won_on_expand(&self, fresh: bool) {
+        self.inner.won_on_expand[0].fetch_add(1, Ordering::Relaxed);
+        if fresh {
+            self.inner.won_on_expand[1].fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Whether the sum of `lands` beside `*heap` is lost for the player to move.
@@ -246,6 +292,9 @@ impl<'a> Search<'a> {
                     break;
                 }
                 sort_lands(&mut child.unknown);
+                if self.settle_small(child)? {
+                    continue;
+                }
                 let (total, first) = self.multi_numbers(child);
                 let Some((j, cost)) = first else {
                     // A heap past the facts' reach: solve the smaller lands outright.
@@ -332,6 +381,22 @@ impl<'a> Search<'a> {
         (total.min(INF - 1), first)
     }
 
+    /// Solves outright the smaller lands of `child` (sorted, smallest first; all but the
+    /// largest) that have at most [`Search::settle_lives`] lives, folding their nimbers into its
+    /// heap. Whether any was solved.
+    fn settle_small(&self, child: &mut Child<'_>) -> Res<bool> {
+        let last = child.unknown.len() - 1;
+        let small = child.unknown[..last]
+            .iter()
+            .take_while(|l| land::lives(l) <= self.settle_lives)
+            .count();
+        for i in 0..small {
+            child.heap ^= self.nimber(child.unknown[i])?;
+        }
+        child.unknown.drain(..small);
+        Ok(small > 0)
+    }
+
     /// Folds the known nimbers of `child`'s lands into its heap, then solves all its unknown
     /// lands but the largest for their nimbers, so that at most one is left.
     fn settle(&self, child: &mut Child<'_>) -> Res<()> {
@@ -351,6 +416,9 @@ impl<'a> Search<'a> {
     /// of them is known to be lost (the couple is won).
     fn expand<'c>(&self, list: &'c ChildList, land: &'c str, k: u32) -> Result<Vec<Child<'c>>, ()> {
         let facts = &self.inner.facts;
+        self.inner
+            .expanded_children
+            .fetch_add(list.len() as u64, Ordering::Relaxed);
         let mut out: Vec<(u32, Child<'c>)> = Vec::with_capacity(list.len() + k as usize);
         for text in list.iter() {
             let mut child = Child {
@@ -407,8 +475,8 @@ impl<'a> Search<'a> {
             return Ok(if loss { LOSS } else { WIN });
         }
         self.tick()?;
-        let list = self.children(land);
-        let Ok(mut children) = self.expand(&list, land, k) else {
+        let mut list = None;
+        let Ok(mut children) = self.expand_couple(&mut list, land, k) else {
             facts.record(land, k, false);
             return Ok(WIN);
         };
@@ -461,8 +529,8 @@ impl<'a> Search<'a> {
     fn couple_parallel(&self, land: &str, k: u32) -> Res<(u32, u32)> {
         let facts = &self.inner.facts;
         self.tick()?;
-        let list = self.children(land);
-        let Ok(children) = self.expand(&list, land, k) else {
+        let mut list = None;
+        let Ok(children) = self.expand_couple(&mut list, land, k) else {
             facts.record(land, k, false);
             return Ok(WIN);
         };
@@ -476,6 +544,7 @@ impl<'a> Search<'a> {
                     nodes: AtomicU64::new(0),
                     parallel: false,
                     interleave: self.interleave,
+                    settle_lives: self.settle_lives,
                     cancel: Some(&found),
                 };
                 if found.load(Ordering::Relaxed) {
@@ -548,7 +617,14 @@ thread_local! {
 /// [`Position::for_each_child_lands`], but the canonical form of every land met is remembered
 /// across calls (by the land's exact shape, up to a memory bound): a land met again in another
 /// parent's children is not canonicalised again.
-pub(crate) fn children_of(pos: &Position) -> ChildList {
+///
+/// `stop` is asked about every child as it is found (in the order of the moves, a child as
+/// often as moves lead to it); when it answers `true`, the list is given up: `None`.
+pub(crate) fn children_of(
+    pos: &Position,
+    moves: &AtomicU64,
+    mut stop: impl FnMut(&str) -> bool,
+) -> Option<ChildList> {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         let ChildScratch {
@@ -570,14 +646,19 @@ pub(crate) fn children_of(pos: &Position) -> ChildList {
             }
             canon.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
             *remembered += text.len();
+            if stop(text) {
+                moves.fetch_add(forms.len() as u64 + 1, Ordering::Relaxed);
+                return None;
+            }
             forms.push(text.clone());
         }
+        moves.fetch_add(forms.len() as u64, Ordering::Relaxed);
         forms.sort_unstable();
         forms.dedup();
         let mut list = ChildList::default();
         for f in forms.iter() {
             list.push(f);
         }
-        list
+        Some(list)
     })
 }

@@ -330,7 +330,9 @@ impl Barriers {
                     reached = Some((c, mb as usize));
                     break;
                 }
-                for (m, w) in grid.neighbours(c) {
+                // Four-connected: a route steps diagonally between two cells, so a tree
+                // that did would let it slip through between two of its cells.
+                for (m, w) in grid.neighbours(c).filter(|&(_, w)| w <= 1.01 * grid.cell) {
                     let mu = m as usize;
                     if !self.usable[mu] || tree[mu] == tag || foreign(tree, m) {
                         continue;

@@ -120,6 +120,9 @@ pub(crate) struct Shape {
 struct SpotInfo {
     /// The region pass that last counted the spot's lives.
     stamp: u32,
+    /// The build that last counted the spot's occurrences (the fields below are stale
+    /// otherwise; only the one-pass reading uses it).
+    generation: u32,
     /// The first and last kept regions the spot was met in.
     first_region: u32,
     last_region: u32,
@@ -135,6 +138,7 @@ struct SpotInfo {
 
 const FRESH: SpotInfo = SpotInfo {
     stamp: 0,
+    generation: 0,
     first_region: u32::MAX,
     last_region: u32::MAX,
     first_boundary: u32::MAX,
@@ -159,6 +163,8 @@ pub(crate) struct ShapeScratch {
     /// Per kept region: its land root, and the order of regions by land.
     order: Vec<u32>,
     land_of: Vec<u32>,
+    /// Scratch for the counting sort of regions by land.
+    fill: Vec<u32>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
     tmp_reg: Vec<u32>,
@@ -166,6 +172,8 @@ pub(crate) struct ShapeScratch {
     uf: UnionFind,
     /// The number of the current region pass (see `SpotInfo::stamp`).
     pass: u32,
+    /// The number of the current build (see `SpotInfo::generation`).
+    generation: u32,
     /// Build the shape in separate steps (merging small regions into a copy first): the
     /// reference the one-pass emission is tested against.
     pub(crate) reference: bool,
@@ -190,6 +198,11 @@ pub(crate) fn build(
 ) {
     let n_ids = pos.lives.len();
     scratch.reset_spot_tables(n_ids);
+    if !scratch.reference {
+        let any_small = read(pos, mode, scratch);
+        emit(pos, mode.glop && any_small, scratch, shape);
+        return;
+    }
     scratch.kept.clear();
     scratch.kept_bnd.clear();
     scratch.kept_bnd.push(0);
@@ -268,19 +281,125 @@ pub(crate) fn build(
     // 3. Labels, lands, and the shape; with GLOP's reductions, a region with two or three lives
     //    is written as one boundary (a bag): its spots shared with other regions, seeds and
     //    sprouts in order, then a `2` per private 1-life spot.
-    if scratch.reference {
-        if mode.glop && any_small {
-            merge_small_regions(pos, scratch);
-        }
-        label_and_emit(pos, scratch, shape);
-    } else {
-        emit(pos, mode.glop && any_small, scratch, shape);
+    if mode.glop && any_small {
+        merge_small_regions(pos, scratch);
     }
+    label_and_emit(pos, scratch, shape);
+}
+
+/// Steps 1 and 2 of [`build`] in one reading of the position's corners: per region, its lives
+/// first (a light pass that only looks up the lives of spots with some), and only for a region
+/// kept, its spots pushed and counted as they are met. Dead regions and stumps cost one lookup
+/// per corner and nothing else; no occurrence counts are reset (a spot's record is fresh when its
+/// build number is not this build's). Returns whether a kept region has two or three lives.
+#[inline(never)]
+fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
+    scratch.kept.clear();
+    scratch.kept_bnd.clear();
+    scratch.kept_bnd.push(0);
+    scratch.kept_reg.clear();
+    scratch.kept_reg.push(0);
+    scratch.kept_bag.clear();
+    scratch.region_lives.clear();
+    let nr = pos.region_count();
+    // Stamps must not wrap during this build: one pass per region, one build.
+    if scratch.pass >= u32::MAX - nr as u32 - 1 || scratch.generation == u32::MAX {
+        scratch.spots.iter_mut().for_each(|s| {
+            s.stamp = 0;
+            s.generation = 0;
+        });
+        scratch.pass = 0;
+        scratch.generation = 0;
+    }
+    scratch.generation += 1;
+    let generation = scratch.generation;
+    let mut pass = scratch.pass;
+    let lives_of = pos.lives.as_slice();
+    let corners = pos.corners.as_slice();
+    let spots = scratch.spots.as_mut_slice();
+    let kept = &mut scratch.kept;
+    let kept_bnd = &mut scratch.kept_bnd;
+    let mut any_small = false;
+    for r in 0..nr {
+        let (bs, be) = pos.region_bounds(r);
+        let region = &corners[pos.bnd[bs] as usize..pos.bnd[be] as usize];
+        pass += 1;
+        let mut lives = 0u32;
+        for &c in region {
+            let i = c.index();
+            let l = lives_of[i];
+            if l != 0 {
+                let info = &mut spots[i];
+                if info.stamp != pass {
+                    info.stamp = pass;
+                    lives += u32::from(l);
+                }
+            }
+        }
+        if mode.drop_dead && lives < 2 {
+            continue;
+        }
+        let rk = scratch.kept_reg.len() as u32 - 1;
+        let bnd_start = kept_bnd.len();
+        for w in pos.bnd[bs..=be].windows(2) {
+            let start = kept.len();
+            // The index of this boundary among the kept ones, if it is kept.
+            let kb = kept_bnd.len() as u32 - 1;
+            for &c in &corners[w[0] as usize..w[1] as usize] {
+                let i = c.index();
+                if mode.drop_stumps && lives_of[i] == 0 {
+                    continue;
+                }
+                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
+                if mode.glop && kept.len() > start && kept[kept.len() - 1] == c {
+                    continue;
+                }
+                kept.push(c);
+                let info = &mut spots[i];
+                if info.generation != generation {
+                    info.generation = generation;
+                    info.occ = 1;
+                    info.first_region = rk;
+                    info.last_region = rk;
+                    info.first_boundary = kb;
+                    info.same_boundary = true;
+                    info.label = u32::MAX;
+                } else {
+                    info.occ = info.occ.saturating_add(1);
+                    info.last_region = rk;
+                    if info.first_boundary != kb {
+                        info.same_boundary = false;
+                    }
+                }
+            }
+            if mode.glop {
+                // ... also cyclically: the last spot is the first one met again on this boundary,
+                // so taking it back changes only its count.
+                while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
+                    let c = kept[kept.len() - 1];
+                    kept.pop();
+                    spots[c.index()].occ -= 1;
+                }
+            }
+            if kept.len() > start {
+                kept_bnd.push(kept.len() as u32);
+                scratch.kept_bag.push(false);
+            }
+        }
+        if kept_bnd.len() > bnd_start {
+            scratch.kept_reg.push(kept_bnd.len() as u32 - 1);
+            scratch.region_lives.push(lives);
+            any_small |= (2..=3).contains(&lives);
+        }
+    }
+    scratch.pass = pass;
+    any_small
 }
 
 /// Step 3 in one pass over the kept spots: labels, lands, the shape, and the merged small regions
 /// written as they are read (the same shape as [`merge_small_regions`] then [`label_and_emit`],
 /// without copying the position in between).
+#[inline(never)]
 fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
     let nr = scratch.kept_reg.len() - 1;
     shape.toks.clear();
@@ -323,8 +442,22 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
         for r in 0..nr as u32 {
             scratch.land_of.push(uf.find(r));
         }
-        let land_of = &scratch.land_of;
-        scratch.order.sort_by_key(|&r| land_of[r as usize]);
+        // Regions by land root, in order within a land: a counting sort (stable, as the
+        // reference's sort by key).
+        let fill = &mut scratch.fill;
+        fill.clear();
+        fill.resize(nr + 1, 0);
+        for &root in &scratch.land_of {
+            fill[root as usize + 1] += 1;
+        }
+        for k in 0..nr {
+            fill[k + 1] += fill[k];
+        }
+        for r in 0..nr as u32 {
+            let k = &mut fill[scratch.land_of[r as usize] as usize];
+            scratch.order[*k as usize] = r;
+            *k += 1;
+        }
     } else {
         scratch.land_of.extend(0..nr as u32);
     }
