@@ -8,7 +8,7 @@ use sprouts_ai::solver::{Solver, SolverConfig, run_bench_cases};
 use sprouts_topo::Position;
 
 /// The total node count of the bench positions (kept equal to the `solver_bench_nodes` test's).
-const EXPECTED_NODES: u64 = 40_210;
+const EXPECTED_NODES: u64 = 18_291;
 
 fn bench(c: &mut Criterion) {
     let report = run_bench_cases().expect("the bench positions are answered correctly");

@@ -5,7 +5,7 @@
 use sprouts_ai::solver::run_bench_cases;
 
 /// The total node count of `BENCH_CASES` (one thread, fresh solver per case).
-const EXPECTED_NODES: u64 = 40_210;
+const EXPECTED_NODES: u64 = 18_291;
 
 #[test]
 fn bench_positions_total_node_count() {
