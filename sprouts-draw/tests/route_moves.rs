@@ -176,9 +176,8 @@ fn every_move_three_deep_from_one_two_three_spots() {
 }
 
 /// Replays `history` (moves in words, each the first legal move so described that draws, as
-/// the sweep met them) on `n` spots, then draws the move `words` between the corners with
-/// these indices; the drawn move must read back to the intended position.
-fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
+/// the sweep met them) on `n` spots.
+fn replay(n: u32, history: &[&str]) -> Board {
     let mut board = Board::new(n, world(), Settings::default()).expect("the start");
     for w in history {
         let pos = board.position().clone();
@@ -196,12 +195,24 @@ fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
         });
         assert!(drawn, "{w} after {history:?} is not drawn");
     }
-    let pos = board.position().clone();
-    let mv = pos
-        .moves()
+    board
+}
+
+/// The legal move of `board` with these words and corner indices.
+fn find_move(board: &Board, words: &str, corners: (u32, u32)) -> sprouts_topo::Move {
+    let pos = board.position();
+    pos.moves()
         .into_iter()
-        .find(|m| m.describe(&pos) == words && (m.from().index, m.to().index) == corners)
-        .unwrap_or_else(|| panic!("no move {words} with corners {corners:?}"));
+        .find(|m| m.describe(pos) == words && (m.from().index, m.to().index) == corners)
+        .unwrap_or_else(|| panic!("no move {words} with corners {corners:?}"))
+}
+
+/// Replays `history` on `n` spots, then draws the move `words` between the corners with
+/// these indices; the drawn move must read back to the intended position.
+fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
+    let mut board = replay(n, history);
+    let pos = board.position().clone();
+    let mv = find_move(&board, words, corners);
     let intended = pos.play(&mv).expect("a legal move");
     let before = board.to_json();
     match board.draw_move(&mv, &mut |_| {}) {
@@ -216,6 +227,40 @@ fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
         Err(e) => {
             assert_eq!(board.to_json(), before, "a refusal changed the board");
             panic!("{words} after {history:?} refused: {}", e.detail());
+        }
+    }
+}
+
+/// An 11-spot computer move that the routing once refused for its enclosure (while the
+/// nearest-cluster rule chose other boundaries): either it is drawn and reads back to the
+/// intended game, or the refusal names the move asked and, in the detail, the rule's choice.
+/// (The naming itself is checked in `route::naming_tests`.)
+#[test]
+fn an_eleven_spot_move_is_drawn_or_named_as_asked() {
+    let history = [
+        "3 -> 3 enclosing 1, 2, 4, 6, 7, 8, 9, 11",
+        "11 -> 11 enclosing 12-3, 8",
+    ];
+    let asked = "13 -> 11 enclosing 1, 2, 6, 9";
+    let mut board = replay(11, &history);
+    let mv = find_move(&board, asked, (0, 1));
+    let intended = board.position().play(&mv).expect("a legal move");
+    match board.draw_move(&mv, &mut |_| {}) {
+        Ok(_) => {
+            let got = board.position();
+            assert!(
+                got.game_key() == intended.game_key()
+                    || got.canonical_unreduced() == intended.canonical_unreduced()
+            );
+        }
+        Err(e) => {
+            assert!(e.to_string().contains(asked), "{e}");
+            let detail = e.detail();
+            assert!(detail.contains(&format!("for {asked}:")), "{detail}");
+            assert!(
+                detail.contains("the nearest-cluster rule chose 13 -> 11 enclosing 2, 4, 7, 9"),
+                "{detail}"
+            );
         }
     }
 }

@@ -24,11 +24,13 @@ fn thread_cpu() -> Option<f64> {
 }
 
 /// What the games gave: per drawn move (wall-clock seconds, CPU seconds if known), the same
-/// for refused moves, and how many moves were refused.
+/// for refused moves, and the slowest moves with how to make them again.
 #[derive(Default)]
 struct Times {
     drawn: Vec<(f64, Option<f64>)>,
     refused: Vec<(f64, Option<f64>)>,
+    /// (CPU or wall seconds, reproducer) of every move that took more than a second.
+    slow: Vec<(f64, String)>,
 }
 
 fn times(n: u32, games: u64, computer_like: bool) -> Times {
@@ -49,6 +51,27 @@ fn times(n: u32, games: u64, computer_like: bool) -> Times {
                 let r = board.draw_move(&mv, &mut |_| {});
                 let s = t.elapsed().as_secs_f64();
                 let cpu = c.zip(thread_cpu()).map(|(a, b)| b - a);
+                let took = cpu.unwrap_or(s);
+                if took > 1.0 {
+                    let history: Vec<&str> =
+                        board.moves().iter().map(|m| m.words.as_str()).collect();
+                    out.slow.push((
+                        took,
+                        format!(
+                            "game {g} ({n} spots, seed {}), after [{}]: {} (corners {:?} -> {:?}, marks {:?}) {}",
+                            7 * g + u64::from(n),
+                            history.join("; "),
+                            mv.describe(&pos),
+                            mv.from(),
+                            mv.to(),
+                            mv.side_a(),
+                            match &r {
+                                Ok(_) => "drawn".to_owned(),
+                                Err(e) => format!("refused: {}", e.detail()),
+                            }
+                        ),
+                    ));
+                }
                 match r {
                     Ok(_) => {
                         out.drawn.push((s, cpu));
@@ -114,6 +137,11 @@ fn time_to_draw_a_move() {
             }
             if !t.refused.is_empty() {
                 eprintln!("  refused: {}", line(&t.refused));
+            }
+            let mut slow = t.slow;
+            slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (took, what) in slow.iter().take(5) {
+                eprintln!("  slow: {took:.2} s: {what}");
             }
         }
     }

@@ -1,6 +1,8 @@
 //! The solver's fast path: the distinct children of a position as canonical lands.
 
-use crate::canon::{CanonicalForm, ChildBufs, DEFAULT_BUDGET, Reductions, with_canonicalizer};
+use crate::canon::{
+    CanonicalForm, ChildBufs, DEFAULT_BUDGET, LandChildren, Reductions, with_canonicalizer,
+};
 use crate::position::Position;
 
 /// One child of a position, as its canonical form split into lands (borrowed from the
@@ -55,7 +57,8 @@ impl Position {
         // uses, and every region they are met in with a life, belong to that land): the children
         // are a child of one land beside the other lands as they are. So each land's form is
         // computed once and only the land played in is canonicalised per move.
-        let lands = self.lands();
+        // Stumps left out: they take part in no move and every form drops them.
+        let lands = self.lands_with(true);
         with_canonicalizer(|c| {
             // Land forms are remembered from call to call (bounded): a land met again, here or in
             // another position, is not canonicalised again.
@@ -67,15 +70,31 @@ impl Position {
                 text,
                 parent,
                 pieces,
+                land_children,
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
             // The lands' forms (each one land, or none if all its regions go), sorted.
             parent.text.clear();
             parent.pieces.clear();
+            parent.forms.clear();
+            parent.form_of.clear();
             let mut parent_exact = true;
             for (i, land) in lands.iter().enumerate() {
-                let exact = c.canonical_into(land, Reductions::Glop, DEFAULT_BUDGET, text);
+                // A land met before: its form is remembered with its children.
+                land_children.build_key(land);
+                let exact = match land_children.map.get(land_children.key.as_slice()) {
+                    Some(entry) => {
+                        let (s, e, exact) = entry.form;
+                        text.clear();
+                        text.push_str(&land_children.text[s as usize..e as usize]);
+                        exact
+                    }
+                    None => c.canonical_into(land, Reductions::Glop, DEFAULT_BUDGET, text),
+                };
                 parent_exact &= exact;
+                let fs = parent.forms.len() as u32;
+                parent.forms.push_str(text);
+                parent.form_of.push((fs, parent.forms.len() as u32, exact));
                 push_pieces(text, &mut parent.text, |s, e| {
                     parent.pieces.push((i as u32, s, e));
                 });
@@ -85,12 +104,59 @@ impl Position {
                 ptext[a.1 as usize..a.2 as usize].cmp(&ptext[b.1 as usize..b.2 as usize])
             });
             for (i, land) in lands.iter().enumerate() {
-                for mv in land.distinct_moves() {
-                    if land.play_into(&mv, child).is_err() {
-                        continue;
+                // The children of a land met before (the same land up to the names of its
+                // spots) are read back; otherwise each move is played and canonicalised, and
+                // the children's forms are remembered.
+                land_children.build_key(land);
+                let known = land_children
+                    .map
+                    .get(land_children.key.as_slice())
+                    .map(|entry| entry.children);
+                let (es, ee) = match known {
+                    Some(range) => range,
+                    None => {
+                        land_children.bound();
+                        let es = land_children.entries.len() as u32;
+                        let text_start = land_children.text.len();
+                        for mv in land.distinct_moves() {
+                            if land.play_into(&mv, child).is_err() {
+                                continue;
+                            }
+                            let exact =
+                                c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
+                            let s = land_children.text.len() as u32;
+                            land_children.text.push_str(text);
+                            let e = land_children.text.len() as u32;
+                            land_children.entries.push((s, e, exact));
+                        }
+                        // Distinct children only (moves often give the same child): sorted by
+                        // form, equal ones kept once (exact only if all were).
+                        let LandChildren { entries, text, .. } = &mut *land_children;
+                        let ents = &mut entries[es as usize..];
+                        let form = |e: &(u32, u32, bool)| &text[e.0 as usize..e.1 as usize];
+                        ents.sort_unstable_by(|a, b| form(a).cmp(form(b)));
+                        let mut kept = 0;
+                        for k in 0..ents.len() {
+                            if kept > 0 && form(&ents[kept - 1]) == form(&ents[k]) {
+                                ents[kept - 1].2 &= ents[k].2;
+                            } else {
+                                ents[kept] = ents[k];
+                                kept += 1;
+                            }
+                        }
+                        entries.truncate(es as usize + kept);
+                        let (fs, fe, form_exact) = parent.form_of[i];
+                        land_children.insert(
+                            es,
+                            text_start,
+                            &parent.forms[fs as usize..fe as usize],
+                            form_exact,
+                        )
                     }
-                    let exact = c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text)
-                        && parent_exact;
+                };
+                for &(s, e, exact) in &land_children.entries[es as usize..ee as usize] {
+                    let text = &land_children.text[s as usize..e as usize];
+                    let exact = exact && parent_exact;
                     // The child's lands, merged with the other lands' (both sorted).
                     pieces.clear();
                     if text != "!" {
@@ -137,12 +203,21 @@ impl Position {
             c.keep_remembering(was_on);
         });
         let ChildBufs { arena, spans, .. } = &mut bufs;
-        spans.sort_unstable_by(|a, b| {
-            arena[a.0 as usize..a.1 as usize].cmp(&arena[b.0 as usize..b.1 as usize])
-        });
-        spans.dedup_by(|a, b| {
-            arena[a.0 as usize..a.1 as usize] == arena[b.0 as usize..b.1 as usize]
-        });
+        // With one land the children are its remembered ones, already distinct and sorted.
+        if lands.len() > 1 {
+            spans.sort_unstable_by(|a, b| {
+                arena[a.0 as usize..a.1 as usize].cmp(&arena[b.0 as usize..b.1 as usize])
+            });
+            spans.dedup_by(|a, b| {
+                arena[a.0 as usize..a.1 as usize] == arena[b.0 as usize..b.1 as usize]
+            });
+        }
+        debug_assert!(
+            spans
+                .windows(2)
+                .all(|w| arena[w[0].0 as usize..w[0].1 as usize]
+                    < arena[w[1].0 as usize..w[1].1 as usize])
+        );
         for &(s, e, exact) in spans.iter() {
             f(&ChildLands {
                 text: &arena[s as usize..e as usize],
@@ -243,6 +318,50 @@ mod tests {
                 depth += 1;
             }
         }
+    }
+
+    /// The children of every position reachable from 1 to 3 seeds (and of random 12-spot games)
+    /// read back from the memory of land children are those computed with the memory empty.
+    #[test]
+    fn remembered_land_children_equal_fresh_ones() {
+        let collect = |p: &Position| {
+            let mut v = Vec::new();
+            p.for_each_child_lands(|c| v.push((c.as_str().to_string(), c.is_exact())));
+            v
+        };
+        let forget = || {
+            with_canonicalizer(|c| {
+                c.child_bufs.land_children = crate::canon::LandChildren::default();
+            })
+        };
+        // One position per distinct (structure) key, every child as played.
+        let mut positions = Vec::new();
+        for n in 1..=3u32 {
+            let mut seen = std::collections::HashSet::new();
+            let mut layer = vec![Position::new(n)];
+            while !layer.is_empty() {
+                let mut next = Vec::new();
+                for p in &layer {
+                    for m in p.moves() {
+                        let q = p.play(&m).unwrap();
+                        if seen.insert(crate::canon::structure_key(&q)) {
+                            next.push(q);
+                        }
+                    }
+                }
+                positions.append(&mut layer);
+                layer = next;
+            }
+        }
+        let mut hits = 0;
+        for p in &positions {
+            let warm = collect(p);
+            forget();
+            let fresh = collect(p);
+            assert_eq!(warm, fresh, "{}", p.to_glop());
+            hits += usize::from(!fresh.is_empty());
+        }
+        assert!(hits > 1000, "{hits}");
     }
 
     proptest! {

@@ -13,7 +13,7 @@
 //! depends on the orientation of `Γ`, one of the two hypotheses tried. Loops through one
 //! corner have no arc and are left to the walls and the parity search.
 
-use std::collections::BinaryHeap;
+use std::cell::RefCell;
 
 use sprouts_geom::{Point, certified, closest_on_segment};
 use sprouts_topo::{BoundaryId, Corner, Position};
@@ -36,6 +36,8 @@ pub(crate) struct Barriers {
     arc_yx: Vec<Cell>,
     /// The cells touching the window's edge (empty unless the region is the outside).
     edge: Vec<Cell>,
+    /// The trees' working memory.
+    scratch: RefCell<Scratch>,
 }
 
 impl Barriers {
@@ -207,21 +209,56 @@ impl Barriers {
             arc_xy,
             arc_yx,
             edge,
+            scratch: RefCell::new(Scratch::new(n)),
         })
     }
 
-    /// The grid with both trees closed, for a route that puts inside `Γ` exactly the other
-    /// boundaries marked in `want_inside`, with `Γ` turning so that the region side of
-    /// `arc(x -> y)` is inside (`xy_inside`) or outside. `None` if a tree cannot be built.
+    /// Runs `search` on the grid with both trees closed, for a route that puts inside `Γ`
+    /// exactly the other boundaries marked in `want_inside`, with `Γ` turning so that the
+    /// region side of `arc(x -> y)` is inside (`xy_inside`) or outside. `None` if a tree
+    /// cannot be built.
+    ///
+    /// The tree cells are closed in `grid` itself and opened again before this returns (the
+    /// grid is as it was), so a try costs the trees' cells, not a copy of the grid.
     ///
     /// `extra_inside`: more cells the inside tree must hold (the end of a loop's wall).
-    pub(crate) fn closed_grid(
+    pub(crate) fn with_trees<R>(
+        &self,
+        grid: &mut FreeGrid,
+        want_inside: &[bool],
+        xy_inside: bool,
+        extra_inside: &[Cell],
+        search: impl FnOnce(&FreeGrid) -> R,
+    ) -> Option<R> {
+        let [inside, outside] = self.trees(grid, want_inside, xy_inside, extra_inside)?;
+        let cells: Vec<Cell> = inside.into_iter().chain(outside).collect();
+        let saved: Vec<(bool, bool)> = cells
+            .iter()
+            .map(|&c| {
+                let c = c as usize;
+                let was = (grid.open[c], grid.allowed[c]);
+                grid.open[c] = false;
+                grid.allowed[c] = false;
+                was
+            })
+            .collect();
+        let out = search(grid);
+        for (&c, &(open, allowed)) in cells.iter().zip(&saved) {
+            grid.open[c as usize] = open;
+            grid.allowed[c as usize] = allowed;
+        }
+        Some(out)
+    }
+
+    /// The cells of the inside tree and of the outside tree (see [`Barriers::with_trees`]),
+    /// each once; empty for a tree with fewer than two members.
+    fn trees(
         &self,
         grid: &FreeGrid,
         want_inside: &[bool],
         xy_inside: bool,
         extra_inside: &[Cell],
-    ) -> Option<FreeGrid> {
+    ) -> Option<[Vec<Cell>; 2]> {
         let _span = tracing::debug_span!("barrier_trees").entered();
         let mut groups: [Vec<&[Cell]>; 2] = [Vec::new(), Vec::new()];
         for (k, cells) in self.others.iter().enumerate() {
@@ -249,9 +286,11 @@ impl Barriers {
                 groups[g].push(cells);
             }
         }
-        let n = grid.nx * grid.ny;
+        let mut scratch = self.scratch.borrow_mut();
+        let scratch = &mut *scratch;
         // 0: free, 1: the inside tree, 2: the outside tree.
-        let mut tree = vec![0u8; n];
+        scratch.tree.reset();
+        let mut out = [Vec::new(), Vec::new()];
         for (g, tag) in [(1usize, 1u8), (0, 2)] {
             let members = &groups[g];
             if members.len() < 2 {
@@ -260,132 +299,454 @@ impl Barriers {
             if members.iter().any(|m| m.is_empty()) {
                 return None;
             }
-            self.build_tree(grid, members, tag, &mut tree)?;
-        }
-        let mut out = grid.clone();
-        for (c, &t) in tree.iter().enumerate() {
-            if t != 0 {
-                out.open[c] = false;
-                out.allowed[c] = false;
-            }
+            let cells = self.build_tree(grid, members, tag, &out[0], scratch)?;
+            out[usize::from(tag) - 1] = cells;
         }
         Some(out)
     }
 
     /// Joins `members` by cells tagged `tag` (Prim's way: the nearest member not yet joined,
     /// then the next nearest to everything joined), through cells that neither hold nor touch
-    /// the other tree, preferring cells a path could not use anyway.
+    /// the other tree (`other`, its cells), preferring cells a path could not use anyway. The
+    /// tree grows through orthogonal steps only: a route steps diagonally, and would slip
+    /// between two cells of a tree that did. Returns the cells tagged.
+    ///
+    /// One Dijkstra run serves every member: the cells joined are added as new sources at
+    /// distance 0 and the run goes on (a label-correcting search; every label is the length
+    /// of a real way to the tree, so it only ever goes down).
     fn build_tree(
         &self,
         grid: &FreeGrid,
         members: &[&[Cell]],
         tag: u8,
-        tree: &mut [u8],
-    ) -> Option<()> {
-        let n = grid.nx * grid.ny;
-        let foreign = |tree: &[u8], c: Cell| {
-            let t = tree[c as usize];
-            (t != 0 && t != tag)
-                || grid
-                    .neighbours(c)
-                    .any(|(m, _)| tree[m as usize] != 0 && tree[m as usize] != tag)
-        };
-        let mut member_of = vec![u32::MAX; n];
+        other: &[Cell],
+        scratch: &mut Scratch,
+    ) -> Option<Vec<Cell>> {
+        let Scratch {
+            tree,
+            member,
+            dist,
+            prev,
+            blocked,
+            queue,
+        } = scratch;
+        // The cells the other tree holds or touches (it is complete when this one grows).
+        blocked.reset();
+        for &c in other {
+            blocked.set(c as usize, true);
+            for (m, _) in grid.neighbours(c) {
+                blocked.set(m as usize, true);
+            }
+        }
+        member.reset();
         for (k, cells) in members.iter().enumerate() {
             for &c in cells.iter() {
-                member_of[c as usize] = k as u32;
+                member.set(c as usize, k as u32);
             }
         }
+        dist.reset();
+        prev.reset();
+        queue.clear();
         let mut joined = vec![false; members.len()];
+        let mut left = members.len() - 1;
+        let mut mine: Vec<Cell> = Vec::new();
+        let take = |c: Cell,
+                    tree: &mut Stamped<u8>,
+                    dist: &mut Stamped<u32>,
+                    queue: &mut Buckets,
+                    mine: &mut Vec<Cell>| {
+            tree.set(c as usize, tag);
+            mine.push(c);
+            dist.set(c as usize, 0);
+            queue.push(0, c);
+        };
         joined[0] = true;
         for &c in members[0] {
-            if !foreign(tree, c) {
-                tree[c as usize] = tag;
+            if tree.get(c as usize) != tag && !blocked.get(c as usize) {
+                take(c, tree, dist, queue, &mut mine);
             }
         }
-        let mut dist = vec![f64::INFINITY; n];
-        let mut prev = vec![Cell::MAX; n];
-        let mut touched: Vec<Cell> = Vec::new();
-        for _ in 1..members.len() {
-            for &c in &touched {
-                dist[c as usize] = f64::INFINITY;
-                prev[c as usize] = Cell::MAX;
+        while left > 0 {
+            let (d, c) = queue.pop()?;
+            if d > dist.get(c as usize) {
+                continue;
             }
-            touched.clear();
-            let mut heap = BinaryHeap::new();
-            for c in 0..n {
-                if tree[c] == tag {
-                    dist[c] = 0.0;
-                    touched.push(c as Cell);
-                    heap.push(HeapEntry(0.0, c as Cell));
+            let mb = member.get(c as usize);
+            if mb != u32::MAX && !joined[mb as usize] {
+                joined[mb as usize] = true;
+                left -= 1;
+                // The way back to the tree, then the member's own cells.
+                let mut k = c;
+                while tree.get(k as usize) != tag {
+                    take(k, tree, dist, queue, &mut mine);
+                    k = prev.get(k as usize);
+                    if k == Cell::MAX {
+                        break;
+                    }
                 }
+                for &m in members[mb as usize] {
+                    if tree.get(m as usize) != tag && !blocked.get(m as usize) {
+                        take(m, tree, dist, queue, &mut mine);
+                    }
+                }
+                continue;
             }
-            let mut reached = None;
-            while let Some(HeapEntry(d, c)) = heap.pop() {
-                if d > dist[c as usize] {
+            let (nx, ny) = (grid.nx, grid.ny);
+            let (i, j) = (c as usize % nx, c as usize / nx);
+            let steps = [
+                (i + 1 < nx, 1isize),
+                (i > 0, -1),
+                (j + 1 < ny, nx as isize),
+                (j > 0, -(nx as isize)),
+            ];
+            for (inside, step) in steps {
+                if !inside {
                     continue;
                 }
-                let mb = member_of[c as usize];
-                if mb != u32::MAX && !joined[mb as usize] {
-                    reached = Some((c, mb as usize));
-                    break;
+                let mu = (c as isize + step) as usize;
+                if !self.usable[mu] || tree.get(mu) == tag || blocked.get(mu) {
+                    continue;
                 }
-                // Four-connected: a route steps diagonally between two cells, so a tree
-                // that did would let it slip through between two of its cells.
-                for (m, w) in grid.neighbours(c).filter(|&(_, w)| w <= 1.01 * grid.cell) {
-                    let mu = m as usize;
-                    if !self.usable[mu] || tree[mu] == tag || foreign(tree, m) {
-                        continue;
-                    }
-                    // Cells a path could not use cost little.
-                    let cost = if grid.open[mu] { w } else { 0.1 * w };
-                    let nd = d + cost;
-                    if nd < dist[mu] {
-                        if dist[mu].is_infinite() {
-                            touched.push(m);
-                        }
-                        dist[mu] = nd;
-                        prev[mu] = c;
-                        heap.push(HeapEntry(nd, m));
-                    }
-                }
-            }
-            let (mut c, mb) = reached?;
-            joined[mb] = true;
-            while tree[c as usize] != tag {
-                tree[c as usize] = tag;
-                c = prev[c as usize];
-                if c == Cell::MAX {
-                    break;
-                }
-            }
-            for &c in members[mb] {
-                if !foreign(tree, c) {
-                    tree[c as usize] = tag;
+                // Cells a path could not use cost little.
+                let nd = d + if grid.open[mu] { 10 } else { 1 };
+                if nd < dist.get(mu) {
+                    dist.set(mu, nd);
+                    prev.set(mu, c);
+                    queue.push(nd, mu as Cell);
                 }
             }
         }
-        Some(())
+        Some(mine)
     }
 }
 
-/// A heap entry ordered by smallest distance first.
-#[derive(Clone, Copy, Debug)]
-struct HeapEntry(f64, Cell);
+/// Per-cell values valid for one use: a value belongs to the current use when its stamp is
+/// the current generation, so starting afresh costs nothing (no pass over the grid).
+#[derive(Clone, Debug)]
+struct Stamped<T: Copy> {
+    generation: u32,
+    stamp: Vec<u32>,
+    value: Vec<T>,
+    default: T,
+}
 
-impl PartialEq for HeapEntry {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == std::cmp::Ordering::Equal
+impl<T: Copy> Stamped<T> {
+    fn new(n: usize, default: T) -> Stamped<T> {
+        Stamped {
+            generation: 1,
+            stamp: vec![0; n],
+            value: vec![default; n],
+            default,
+        }
+    }
+
+    /// Every cell back to the default.
+    fn reset(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    fn get(&self, i: usize) -> T {
+        if self.stamp[i] == self.generation {
+            self.value[i]
+        } else {
+            self.default
+        }
+    }
+
+    fn set(&mut self, i: usize, v: T) {
+        self.stamp[i] = self.generation;
+        self.value[i] = v;
     }
 }
-impl Eq for HeapEntry {}
-impl PartialOrd for HeapEntry {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
+
+/// The trees' working memory, kept between tries.
+#[derive(Debug)]
+struct Scratch {
+    /// 0: free, 1: the inside tree, 2: the outside tree.
+    tree: Stamped<u8>,
+    /// Which member a cell belongs to (`u32::MAX`: none).
+    member: Stamped<u32>,
+    /// Distance to the tree, in tenths of a cell.
+    dist: Stamped<u32>,
+    prev: Stamped<Cell>,
+    /// The cells the other tree holds or touches.
+    blocked: Stamped<bool>,
+    queue: Buckets,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            tree: Stamped::new(n, 0),
+            member: Stamped::new(n, u32::MAX),
+            dist: Stamped::new(n, u32::MAX),
+            prev: Stamped::new(n, Cell::MAX),
+            blocked: Stamped::new(n, false),
+            queue: Buckets::default(),
+        }
     }
 }
-impl Ord for HeapEntry {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        o.0.total_cmp(&self.0).then_with(|| o.1.cmp(&self.1))
+
+/// A bucket queue (Dial's): one list of cells per integer distance, taken from the smallest
+/// distance up. A cell pushed below the current distance moves the start back (the trees add
+/// new sources at distance 0 as they grow); stale entries are skipped by the caller.
+#[derive(Debug, Default)]
+struct Buckets {
+    lists: Vec<Vec<Cell>>,
+    at: usize,
+}
+
+impl Buckets {
+    fn clear(&mut self) {
+        for l in &mut self.lists {
+            l.clear();
+        }
+        self.at = 0;
+    }
+
+    fn push(&mut self, d: u32, c: Cell) {
+        let d = d as usize;
+        if d >= self.lists.len() {
+            self.lists.resize_with(d + 1, Vec::new);
+        }
+        self.lists[d].push(c);
+        self.at = self.at.min(d);
+    }
+
+    /// A cell of the smallest distance, with it.
+    fn pop(&mut self) -> Option<(u32, Cell)> {
+        while self.at < self.lists.len() {
+            if let Some(c) = self.lists[self.at].pop() {
+                return Some((self.at as u32, c));
+            }
+            self.at += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+
+    #[test]
+    fn stamped_values_start_afresh() {
+        let mut v = Stamped::new(4, 7u8);
+        v.set(1, 3);
+        assert_eq!((v.get(0), v.get(1)), (7, 3));
+        v.reset();
+        assert_eq!(v.get(1), 7);
+        v.set(2, 5);
+        // The generation wraps round: every stamp is cleared.
+        v.generation = u32::MAX;
+        v.set(3, 9);
+        v.reset();
+        assert_eq!((v.get(2), v.get(3), v.generation), (7, 7, 1));
+    }
+
+    #[test]
+    fn buckets_give_the_smallest_first() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut q = Buckets::default();
+        let mut reference: Vec<(u32, Cell)> = Vec::new();
+        for round in 0..200 {
+            if rng.random_bool(0.6) || reference.is_empty() {
+                let d = rng.random_range(0..40);
+                q.push(d, round);
+                reference.push((d, round));
+            } else {
+                let (d, c) = q.pop().expect("not empty");
+                let least = reference.iter().map(|x| x.0).min().expect("not empty");
+                assert_eq!(d, least);
+                let k = reference.iter().position(|&x| x == (d, c)).expect("pushed");
+                reference.swap_remove(k);
+            }
+        }
+        reference.sort_unstable();
+        let mut rest = Vec::new();
+        while let Some(x) = q.pop() {
+            rest.push(x);
+        }
+        rest.sort_unstable();
+        assert_eq!(rest, reference);
+        q.clear();
+        assert_eq!(q.pop(), None);
+    }
+
+    /// A grid with closed discs, all of it usable.
+    fn grid(rng: &mut Xoshiro256PlusPlus, nx: usize, ny: usize) -> FreeGrid {
+        let mut open = vec![true; nx * ny];
+        for _ in 0..rng.random_range(0..6) {
+            let (ci, cj) = (rng.random_range(0..nx), rng.random_range(0..ny));
+            let r = rng.random_range(1..4) as i64;
+            for j in 0..ny {
+                for i in 0..nx {
+                    let (di, dj) = (i as i64 - ci as i64, j as i64 - cj as i64);
+                    if di * di + dj * dj <= r * r {
+                        open[j * nx + i] = false;
+                    }
+                }
+            }
+        }
+        FreeGrid {
+            cell: 4.0,
+            nx,
+            ny,
+            clear: vec![10.0; nx * ny],
+            near: vec![Obstacle::Edge; nx * ny],
+            allowed: vec![true; nx * ny],
+            open,
+            d0: 6.0,
+            cost: vec![1.0; nx * ny],
+            room: vec![10.0; nx * ny],
+        }
+    }
+
+    /// A small square of cells, all usable.
+    fn blob(rng: &mut Xoshiro256PlusPlus, g: &FreeGrid, usable: &[bool]) -> Vec<Cell> {
+        let (i0, j0) = (rng.random_range(0..g.nx - 1), rng.random_range(0..g.ny - 1));
+        let mut out = Vec::new();
+        for j in j0..(j0 + 2) {
+            for i in i0..(i0 + 2) {
+                let c = j * g.nx + i;
+                if usable[c] {
+                    out.push(c as Cell);
+                }
+            }
+        }
+        out
+    }
+
+    /// The 4-connected component of `cells` holding `start`, within `keep`.
+    fn component(g: &FreeGrid, keep: &dyn Fn(Cell) -> bool, start: Cell) -> Vec<bool> {
+        let mut seen = vec![false; g.nx * g.ny];
+        let mut stack = vec![start];
+        seen[start as usize] = true;
+        while let Some(c) = stack.pop() {
+            for (m, w) in g.neighbours(c) {
+                if w <= 1.01 * g.cell && !seen[m as usize] && keep(m) {
+                    seen[m as usize] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        seen
+    }
+
+    /// On random grids: a tree exists exactly when its members are 4-connected through usable
+    /// cells (the first tree, which nothing hinders); each tree holds a cell of every member
+    /// and is 4-connected; the second tree neither holds nor touches a cell of the first; and
+    /// `with_trees` closes exactly the trees' cells and leaves the grid as it was.
+    #[test]
+    fn trees_join_their_members_and_keep_apart() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut built, mut refused) = (0, 0);
+        for _ in 0..400 {
+            let (nx, ny) = (rng.random_range(6..30), rng.random_range(6..24));
+            let mut g = grid(&mut rng, nx, ny);
+            let n = nx * ny;
+            // A usable region with holes (a tree may not pass a hole).
+            let mut usable = vec![true; n];
+            for _ in 0..rng.random_range(0..4) {
+                let (ci, cj) = (rng.random_range(0..nx), rng.random_range(0..ny));
+                let len = rng.random_range(2..nx.max(ny));
+                for k in 0..len {
+                    let (i, j) = if rng.random_bool(0.5) {
+                        ((ci + k).min(nx - 1), cj)
+                    } else {
+                        (ci, (cj + k).min(ny - 1))
+                    };
+                    usable[j * nx + i] = false;
+                }
+            }
+            let k = rng.random_range(0..4);
+            let others: Vec<Vec<Cell>> = (0..k).map(|_| blob(&mut rng, &g, &usable)).collect();
+            let bars = Barriers {
+                arc_xy: blob(&mut rng, &g, &usable),
+                arc_yx: blob(&mut rng, &g, &usable),
+                edge: if rng.random_bool(0.5) {
+                    blob(&mut rng, &g, &usable)
+                } else {
+                    Vec::new()
+                },
+                usable: usable.clone(),
+                others,
+                scratch: RefCell::new(Scratch::new(n)),
+            };
+            let want: Vec<bool> = (0..k).map(|_| rng.random_bool(0.5)).collect();
+            let xy = rng.random_bool(0.5);
+            let before = (g.open.clone(), g.allowed.clone());
+            let trees = bars.trees(&g, &want, xy, &[]);
+            // The members of the first (inside) tree.
+            let mut first: Vec<&[Cell]> = bars
+                .others
+                .iter()
+                .zip(&want)
+                .filter(|(_, w)| **w)
+                .map(|(o, _)| o.as_slice())
+                .collect();
+            first.push(if xy { &bars.arc_xy } else { &bars.arc_yx });
+            let first_ok = first.len() < 2
+                || first.iter().all(|m| !m.is_empty()) && {
+                    let reach = component(&g, &|c| usable[c as usize], first[0][0]);
+                    first.iter().all(|m| m.iter().any(|&c| reach[c as usize]))
+                };
+            if !first_ok {
+                assert!(trees.is_none(), "a tree through cells that are not joined");
+                refused += 1;
+                continue;
+            }
+            let Some([inside, outside]) = trees else {
+                // The second tree may be hindered by the first.
+                refused += 1;
+                continue;
+            };
+            built += 1;
+            let mut tag = vec![0u8; n];
+            for &c in &inside {
+                tag[c as usize] = 1;
+            }
+            for &c in &outside {
+                assert_eq!(tag[c as usize], 0, "the trees share a cell");
+                assert!(
+                    g.neighbours(c).all(|(m, _)| tag[m as usize] != 1),
+                    "the trees touch"
+                );
+                tag[c as usize] = 2;
+            }
+            for (t, cells) in [(1u8, &inside), (2, &outside)] {
+                let Some(&c0) = cells.first() else { continue };
+                assert!(cells.iter().all(|&c| usable[c as usize]));
+                let reach = component(&g, &|c| tag[c as usize] == t, c0);
+                assert!(
+                    cells.iter().all(|&c| reach[c as usize]),
+                    "a tree that is not four-connected"
+                );
+            }
+            for m in first.iter().filter(|_| first.len() >= 2) {
+                assert!(m.iter().any(|&c| tag[c as usize] == 1), "a member left out");
+            }
+            let closed = bars
+                .with_trees(&mut g, &want, xy, &[], |g| {
+                    (0..n).filter(|&c| !g.allowed[c]).count()
+                })
+                .expect("built before");
+            let mut union: Vec<Cell> = inside.iter().chain(&outside).copied().collect();
+            union.sort_unstable();
+            union.dedup();
+            assert_eq!(closed, union.len());
+            assert_eq!((g.open.clone(), g.allowed.clone()), before);
+        }
+        assert!(
+            built > 100 && refused > 10,
+            "{built} built, {refused} refused"
+        );
     }
 }

@@ -26,7 +26,7 @@ use crate::analyse::Analysis;
 use crate::board::{Board, TransactionError};
 use crate::drawing::{CurveId, DrawingError};
 use marked::Enclosure;
-use planner::{Cell, FreeGrid, Obstacle, Scene, Terminal};
+use planner::{Cell, FreeGrid, Obstacle, Ray, Scene, Terminal};
 
 pub use band::BandSettings;
 
@@ -356,12 +356,12 @@ fn prepare(
 
     // A loop through one corner leaves on one side of a wall along the sector's bisector and
     // comes back on the other.
-    let wall_dir = same_corner.then(|| loop_wall_direction(sector_a, ca, &enclosure, &scene));
+    let mut wall_dir = same_corner.then(|| loop_wall_direction(sector_a, ca, &enclosure, &scene));
     // At a spot with no curve, a second wall across the spot closes its back, so that the loop
     // goes round one of the walls instead of slipping round the spot itself.
     let cell = FreeGrid::cell_width(scene.d0);
     // The wall is `k d0` beyond the spot's disc: long, and shorter where the region is narrow.
-    let walls_of = |k: f64| -> Vec<Wall> {
+    let walls_along = |wall_dir: Option<Vector>, k: f64| -> Vec<Wall> {
         wall_dir
             .map(|u| {
                 let len = ra + k * scene.d0;
@@ -402,14 +402,34 @@ fn prepare(
             },
         ]
     };
-    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(5.0));
+    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, 5.0));
     // A loop through one corner is not drawn tiny where there is room: its wall reaches as
-    // far along the bisector as the room allows a strand on each side (at most
-    // `LOOP_WALL_MAX d0`), so that the loop's inside has room for later moves.
-    let wall_reach = wall_dir.map_or(0.0, |u| loop_wall_reach(&grid, ca, ra, u));
-    if wall_reach > 5.0 {
-        grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(wall_reach));
+    // far as the room allows a strand on each side (at most `LOOP_WALL_MAX d0`), along the
+    // sector's bisector or, where that is shorter, along the direction in the middle of the
+    // sector with the most room, so that the loop's inside has room for later moves.
+    let mut wall_reach = 0.0;
+    if let Some(u) = wall_dir {
+        wall_reach = loop_wall_reach(&grid, ca, ra, u);
+        if wall_reach < LOOP_WALL_MAX {
+            // The middle of the sector, or every direction at a spot with no curve.
+            let (t0, span) = match sector_a {
+                Some((ts, w)) => (ts + 0.3 * w, 0.4 * w),
+                None => (0.0, std::f64::consts::TAU * 23.0 / 24.0),
+            };
+            for k in 0..=12 {
+                let t = t0 + span * f64::from(k) / 12.0;
+                let v = Vector::new(t.cos(), t.sin());
+                let r = loop_wall_reach(&grid, ca, ra, v);
+                if r > wall_reach + 2.0 {
+                    (wall_reach, wall_dir) = (r, Some(v));
+                }
+            }
+        }
+        if wall_reach > 5.0 {
+            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, wall_reach));
+        }
     }
+    let walls_of = |k: f64| walls_along(wall_dir, k);
     let t_from = Terminal {
         spot: a,
         centre: ca,
@@ -564,7 +584,7 @@ fn prepare(
                     _ => vec![(&hypotheses[0], true), (&hypotheses[0], false)],
                 };
                 found = barrier_route(
-                    (&grid, &scene, pos, analysis),
+                    (&mut grid, &scene, pos, analysis),
                     e,
                     (plan.from, plan.to),
                     (ca, &sources, keep(ra)),
@@ -580,7 +600,7 @@ fn prepare(
                 // inside tree joined to its far end, the spot's own boundary with the outside.
                 // The wall as long as the room allows first (a loop with room inside), then
                 // the short one.
-                let lens: Vec<f64> = if wall_reach > 5.0 {
+                let lens: Vec<f64> = if 0.75 * wall_reach > 3.5 {
                     vec![0.75 * wall_reach, 3.0]
                 } else {
                     vec![3.0]
@@ -596,7 +616,7 @@ fn prepare(
                         let n = Vector::new(-u.y, u.x) * len;
                         w.push((ca - n, ca + n, cell));
                     }
-                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let mut g = FreeGrid::new(&scene, analysis, &mask, &w);
                     let (srcs, tgts) = ends(&g, Some(u));
                     let tip: Vec<Cell> = (0..g.nx * g.ny)
                         .map(|c| c as Cell)
@@ -614,7 +634,7 @@ fn prepare(
                     };
                     if !srcs.is_empty() && !tgts.is_empty() {
                         found = barrier_route(
-                            (&g, &scene, pos, analysis),
+                            (&mut g, &scene, pos, analysis),
                             e,
                             (plan.from, plan.to),
                             (ca, &srcs, keep(ra)),
@@ -628,6 +648,24 @@ fn prepare(
                     }
                 }
             }
+            // A loop through one corner of a walk: a ray from its own boundary (the middle of
+            // the curve leaving the corner), so that the search can also be asked to go round
+            // the rest of its own boundary (which the other boundaries' rays cannot tell; the
+            // judge's orientation can).
+            // Likewise between two corners of one boundary: a ray from the part of the
+            // boundary the arc leaves out (the curve leaving the second corner).
+            let own_ray = if one_boundary {
+                match analysis.boundary(plan.from.boundary) {
+                    Some(crate::analyse::BoundaryPicture::Walk(hs)) => hs
+                        .get(plan.to.index as usize)
+                        .map(|&h| scene.half_edge_polyline(h))
+                        .filter(|poly| poly.len() >= 2)
+                        .and_then(|poly| ray_out(poly[poly.len() / 2], ca, &scene)),
+                    _ => None,
+                }
+            } else {
+                None
+            };
             'hyp: for want_inside in hypotheses.iter().filter(|_| found.is_none()) {
                 let inside: Vec<Point> = e
                     .others
@@ -656,9 +694,16 @@ fn prepare(
                     if srcs.is_empty() || tgts.is_empty() {
                         continue;
                     }
-                    let Some((route, rays)) =
-                        marked_search(g, &scene, e, (ca, srcs), (cb, tgts), want_inside)
-                    else {
+                    let Some((route, rays)) = marked_search(
+                        g,
+                        &scene,
+                        e,
+                        (ca, srcs),
+                        (cb, tgts),
+                        want_inside,
+                        own_ray,
+                        &judge,
+                    ) else {
                         continue;
                     };
                     if !judge(&route) {
@@ -797,7 +842,7 @@ fn prepare(
     reason = "the picture, the move's ends and the judge are all needed"
 )]
 fn barrier_route(
-    (grid, scene, pos, analysis): (&FreeGrid, &Scene, &Position, &Analysis),
+    (grid, scene, pos, analysis): (&mut FreeGrid, &Scene, &Position, &Analysis),
     e: &Enclosure,
     corners: (Corner, Corner),
     (ca, sources, free_a): (Point, &[Cell], f64),
@@ -821,32 +866,31 @@ fn barrier_route(
     let length = |r: &[Point]| r.windows(2).map(|w| (w[1] - w[0]).norm()).sum::<f64>();
     let mut best: Option<(f64, Vec<Point>)> = None;
     for &(want_inside, xy_inside) in tries {
-        let Some(g) = bars.closed_grid(grid, want_inside, xy_inside, extra_inside) else {
+        let searched = bars.with_trees(grid, want_inside, xy_inside, extra_inside, |g| {
+            let srcs: Vec<Cell> = sources
+                .iter()
+                .copied()
+                .filter(|&c| g.open[c as usize])
+                .collect();
+            let tgts: Vec<Cell> = targets
+                .iter()
+                .copied()
+                .filter(|&c| g.open[c as usize])
+                .collect();
+            if srcs.is_empty() || tgts.is_empty() {
+                return None;
+            }
+            let cells = planner::parity_search(g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)?;
+            let route = polyline(g, ca, &cells, cb);
+            if !judge(&route) {
+                return None;
+            }
+            let pulled = string_pull(g, &route, scene, ends);
+            Some(if judge(&pulled) { pulled } else { route })
+        });
+        let Some(Some(route)) = searched else {
             continue;
         };
-        let srcs: Vec<Cell> = sources
-            .iter()
-            .copied()
-            .filter(|&c| g.open[c as usize])
-            .collect();
-        let tgts: Vec<Cell> = targets
-            .iter()
-            .copied()
-            .filter(|&c| g.open[c as usize])
-            .collect();
-        if srcs.is_empty() || tgts.is_empty() {
-            continue;
-        }
-        let Some(cells) = planner::parity_search(&g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)
-        else {
-            continue;
-        };
-        let route = polyline(&g, ca, &cells, cb);
-        if !judge(&route) {
-            continue;
-        }
-        let pulled = string_pull(&g, &route, scene, ends);
-        let route = if judge(&pulled) { pulled } else { route };
         let l = length(&route);
         if best.as_ref().is_none_or(|(bl, _)| l < *bl) {
             best = Some((l, route));
@@ -987,6 +1031,10 @@ fn first_last_ok(
 
 /// The lazy parity search: the shortest route first, then rays for the boundaries the last
 /// candidate put on the wrong side (at most seven).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the grid, the ends, the marks and the judge are all needed"
+)]
 fn marked_search(
     grid: &FreeGrid,
     scene: &Scene,
@@ -994,8 +1042,13 @@ fn marked_search(
     (ca, sources): (Point, &[Cell]),
     (cb, targets): (Point, &[Cell]),
     want_inside: &[bool],
+    own: Option<Ray>,
+    judge: &dyn Fn(&[Point]) -> bool,
 ) -> Option<(Vec<Point>, usize)> {
     let mut ray_of: Vec<usize> = Vec::new();
+    // The parity wanted on the own boundary's ray, once a route sorted the others right but
+    // went round its own boundary the wrong way.
+    let mut own_want: Option<bool> = None;
     loop {
         let mut rays = Vec::new();
         let mut want = 0u32;
@@ -1005,6 +1058,12 @@ fn marked_search(
             if want_inside[o] ^ arc_parity {
                 want |= 1 << k;
             }
+        }
+        if let (Some(r), Some(w)) = (own, own_want) {
+            if w {
+                want |= 1 << rays.len();
+            }
+            rays.push(r);
         }
         let cells =
             planner::parity_search(grid, ca, sources, cb, targets, &rays, want, MAX_STATES)?;
@@ -1022,7 +1081,12 @@ fn marked_search(
             .filter(|&k| ins[k] != want_inside[k])
             .collect();
         if wrong.is_empty() {
-            return Some((route, ray_of.len()));
+            if judge(&route) || own.is_none() || own_want.is_some() || ray_of.len() >= 7 {
+                return Some((route, rays.len()));
+            }
+            // Right inside, wrong way round the spot's own boundary: the other parity there.
+            own_want = own.map(|r| !r.parity(&route));
+            continue;
         }
         let before = ray_of.len();
         for k in wrong {
@@ -1131,16 +1195,52 @@ fn wide_way(
 }
 
 /// The longest wall of a loop through one corner, as in [`LOOP_WALL_MAX`]: how far (in `d0`
-/// beyond the spot's disc) along `u` from the spot the room keeps `3.5 d0` (the wall's
-/// half-width, a strand's clearance and room for it), less `2 d0`; 0 if not even `5 d0`.
+/// beyond the spot's disc) along `u` from the spot the room keeps `3 d0` (the wall's
+/// half-width, a strand's clearance and a little room), less `2 d0`; 0 if not even `3 d0`.
 fn loop_wall_reach(grid: &FreeGrid, ca: Point, ra: f64, u: Vector) -> f64 {
     let d0 = grid.d0;
     let mut t = ra + 3.0 * d0;
-    while t < ra + (LOOP_WALL_MAX + 2.0) * d0 && grid.room_at(ca + u * t) >= 3.5 * d0 {
+    while t < ra + (LOOP_WALL_MAX + 2.0) * d0 && grid.room_at(ca + u * t) >= 3.0 * d0 {
         t += 0.5 * grid.cell;
     }
     let k = (t - ra) / d0 - 2.0;
-    if k >= 5.0 { k.min(LOOP_WALL_MAX) } else { 0.0 }
+    if k >= 3.0 { k.min(LOOP_WALL_MAX) } else { 0.0 }
+}
+
+/// A ray from `p` out of the window, along the shortest of sixteen directions (off the grid's
+/// axes and diagonals) that do not head within 30 degrees of `avoid`.
+fn ray_out(p: Point, avoid: Point, scene: &Scene) -> Option<Ray> {
+    let away = avoid - p;
+    let mut best: Option<(f64, Ray)> = None;
+    for i in 0..16 {
+        let ang = f64::from(i) * std::f64::consts::PI / 8.0 + 0.123_456_7;
+        let (s, c) = ang.sin_cos();
+        let dir = Vector::new(c, s);
+        if away.norm() > 1e-9 && planner::angle_between(dir, away) < std::f64::consts::PI / 6.0 {
+            continue;
+        }
+        let tx = if c > 0.0 {
+            (scene.width + 1.0 - p.x) / c
+        } else {
+            (-1.0 - p.x) / c
+        };
+        let ty = if s > 0.0 {
+            (scene.height + 1.0 - p.y) / s
+        } else {
+            (-1.0 - p.y) / s
+        };
+        let t = tx.min(ty).max(0.0) + 1.0;
+        if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
+            best = Some((
+                t,
+                Ray {
+                    from: p,
+                    to: p + dir * t,
+                },
+            ));
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// The direction of the wall of a loop through one corner: the sector's bisector, or for a
@@ -1571,6 +1671,36 @@ fn cluster_side_a(pos: &Position, scene: &Scene, mv: &Move) -> Vec<BoundaryId> {
     chosen
 }
 
+/// A refusal of a computer's move that names the move asked (its own words), with the
+/// move the nearest-cluster rule chose for it (spec 5.9, `chosen`) in the detail when that
+/// reads differently.
+fn naming_the_move_asked(
+    e: Refusal,
+    asked: String,
+    chosen: &Want,
+    pos: &Position,
+    mv: &Move,
+) -> Refusal {
+    let Refusal::WrongEnclosure { detail, .. } = e else {
+        return e;
+    };
+    let chosen = match chosen {
+        Want::SideA(s) => pos
+            .make_move(mv.from(), mv.to(), s)
+            .ok()
+            .map(|m| m.describe(pos)),
+        _ => None,
+    };
+    let detail = match chosen {
+        Some(c) if c != asked => format!("{detail}; the nearest-cluster rule chose {c}"),
+        _ => detail,
+    };
+    Refusal::WrongEnclosure {
+        words: asked,
+        detail,
+    }
+}
+
 /// [`Board::draw_move`].
 pub(crate) fn draw_move(
     board: &mut Board,
@@ -1613,7 +1743,7 @@ pub(crate) fn draw_move(
             };
             match prepare(board, &plain, observer) {
                 Ok(p) if same_game(&p.mv) => p,
-                _ => return Err(e),
+                _ => return Err(naming_the_move_asked(e, mv.describe(&pos), &want, &pos, mv)),
             }
         }
     };
@@ -1716,4 +1846,60 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
         }
     }
     first.ok_or(Refusal::NoSuchSide(from))
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::*;
+
+    /// A computer's move refused for its enclosure is named as asked; the nearest-cluster
+    /// choice goes to the detail when it reads differently; other refusals pass unchanged.
+    #[test]
+    fn a_refusal_names_the_move_asked() {
+        let pos = Position::new(3);
+        let find = |w: &str| {
+            pos.moves()
+                .find(|m| m.describe(&pos) == w)
+                .unwrap_or_else(|| panic!("no move {w}"))
+        };
+        let asked = find("1 -> 1 enclosing 2");
+        let other = find("1 -> 1 enclosing 3");
+        let refused = |words: &str| Refusal::WrongEnclosure {
+            words: words.to_owned(),
+            detail: "no candidate".to_owned(),
+        };
+        let chosen = Want::SideA(other.side_a().to_vec());
+        match naming_the_move_asked(
+            refused("1 -> 1 enclosing 3"),
+            asked.describe(&pos),
+            &chosen,
+            &pos,
+            &asked,
+        ) {
+            Refusal::WrongEnclosure { words, detail } => {
+                assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!(
+                    detail,
+                    "no candidate; the nearest-cluster rule chose 1 -> 1 enclosing 3"
+                );
+            }
+            e => panic!("{e:?}"),
+        }
+        let same = Want::SideA(asked.side_a().to_vec());
+        match naming_the_move_asked(refused("1 -> 1"), asked.describe(&pos), &same, &pos, &asked) {
+            Refusal::WrongEnclosure { words, detail } => {
+                assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!(detail, "no candidate");
+            }
+            e => panic!("{e:?}"),
+        }
+        let e = naming_the_move_asked(
+            Refusal::NoLife(SpotId::new(1).expect("a spot")),
+            asked.describe(&pos),
+            &chosen,
+            &pos,
+            &asked,
+        );
+        assert!(matches!(e, Refusal::NoLife(_)));
+    }
 }

@@ -197,6 +197,108 @@ pub(crate) struct ChildBufs {
     pub(crate) parent: ParentLands,
     /// The current child's lands: ranges of `text`.
     pub(crate) pieces: Vec<(u32, u32)>,
+    /// The children of lands already enumerated (see [`LandChildren`]).
+    pub(crate) land_children: LandChildren,
+}
+
+/// The children's forms of lands already enumerated by [`Position::for_each_child_lands`], keyed
+/// by the land's exact contents (stumps left out) with its spots renumbered in order of first
+/// appearance: two lands with equal keys are the same position up to the names of spots, so
+/// their children have the same forms. Bounded: cleared when its keys, entries and text reach
+/// [`LAND_CHILDREN_CAP`] bytes (per thread).
+#[derive(Default, Debug)]
+pub(crate) struct LandChildren {
+    /// Per land key: its children (a range of `entries`) and its own form (a range of `text`,
+    /// and whether it is exact).
+    pub(crate) map: FxHashMap<Box<[u32]>, LandEntry>,
+    /// Per child of a land: a range of `text` (the child land's form) and whether it is exact.
+    pub(crate) entries: Vec<(u32, u32, bool)>,
+    pub(crate) text: String,
+    /// The bytes held by keys, entries and text (see [`LAND_CHILDREN_CAP`]).
+    pub(crate) bytes: usize,
+    /// Scratch: the key being built, and spot numbers by spot index.
+    pub(crate) key: Vec<u32>,
+    pub(crate) names: Vec<u32>,
+}
+
+/// What [`LandChildren`] remembers of a land.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LandEntry {
+    /// Its distinct children: a range of `LandChildren::entries`.
+    pub(crate) children: (u32, u32),
+    /// Its own form: a range of `LandChildren::text`, and whether it is exact.
+    pub(crate) form: (u32, u32, bool),
+}
+
+/// The most bytes (keys, entries and text) [`LandChildren`] holds before it is cleared.
+pub(crate) const LAND_CHILDREN_CAP: usize = 16 << 20;
+
+impl LandChildren {
+    /// Builds the key of `land` into `self.key`: per region a marker, per boundary a marker and
+    /// its corners as `number << 2 | lives`, spots numbered in order of first appearance.
+    pub(crate) fn build_key(&mut self, land: &Position) {
+        self.key.clear();
+        if self.names.len() < land.lives.len() {
+            self.names.resize(land.lives.len(), u32::MAX);
+        }
+        let mut next = 0u32;
+        for r in 0..land.region_count() {
+            self.key.push(u32::MAX);
+            let (bs, be) = land.region_bounds(r);
+            for b in bs..be {
+                self.key.push(u32::MAX - 1);
+                for &c in land.boundary_slice(b) {
+                    let i = c.index();
+                    if self.names[i] == u32::MAX {
+                        self.names[i] = next;
+                        next += 1;
+                    }
+                    self.key
+                        .push(self.names[i] << 2 | u32::from(land.lives_at(c)));
+                }
+            }
+        }
+        for &c in &land.corners {
+            self.names[c.index()] = u32::MAX;
+        }
+    }
+
+    /// Forgets everything if the memory is full.
+    pub(crate) fn bound(&mut self) {
+        if self.bytes > LAND_CHILDREN_CAP {
+            self.map.clear();
+            self.entries.clear();
+            self.text.clear();
+            self.bytes = 0;
+        }
+    }
+
+    /// Remembers the children `entries[es..]` of the land whose key was built last, and its own
+    /// form `form` (exact or not).
+    pub(crate) fn insert(
+        &mut self,
+        es: u32,
+        text_start: usize,
+        form: &str,
+        exact: bool,
+    ) -> (u32, u32) {
+        let ee = self.entries.len() as u32;
+        let fs = self.text.len() as u32;
+        self.text.push_str(form);
+        let fe = self.text.len() as u32;
+        self.bytes += self.key.len() * 4
+            + (ee - es) as usize * std::mem::size_of::<(u32, u32, bool)>()
+            + (self.text.len() - text_start)
+            + 48;
+        self.map.insert(
+            self.key.as_slice().into(),
+            LandEntry {
+                children: (es, ee),
+                form: (fs, fe, exact),
+            },
+        );
+        (es, ee)
+    }
 }
 
 /// The forms of a parent's lands, for [`Position::for_each_child_lands`].
@@ -204,6 +306,9 @@ pub(crate) struct ChildBufs {
 pub(crate) struct ParentLands {
     pub(crate) text: String,
     pub(crate) pieces: Vec<(u32, u32, u32)>,
+    /// Each land's whole form (a range of `forms`) and whether it is exact.
+    pub(crate) forms: String,
+    pub(crate) form_of: Vec<(u32, u32, bool)>,
 }
 
 impl Default for Canonicalizer {
@@ -502,6 +607,14 @@ impl Position {
     /// of its own with the same spot identities (and the same next spot); dead regions are left
     /// out. Playing in one land changes nothing in the others.
     pub fn lands(&self) -> Vec<Position> {
+        self.lands_with(false)
+    }
+
+    /// The lands of [`Position::lands`], with their stumps left out when `drop_stumps` (and the
+    /// boundaries made only of stumps). A stump takes part in no move, and every canonical form
+    /// drops it, so such a land has the same children's forms as the land with its stumps (a
+    /// test checks it against the whole position's children).
+    pub(crate) fn lands_with(&self, drop_stumps: bool) -> Vec<Position> {
         let nr = self.region_count();
         let alive: Vec<bool> = (0..nr).map(|r| self.region_lives(r) >= 2).collect();
         let mut uf = crate::setup::UnionFind::new(nr);
@@ -538,6 +651,22 @@ impl Position {
             let (bs, be) = self.region_bounds(r);
             for b in bs..be {
                 let cs = self.boundary_slice(b);
+                if drop_stumps {
+                    let start = part.corners.len();
+                    for &c in cs {
+                        let l = self.lives_at(c);
+                        if l > 0 {
+                            part.set_lives(c, l);
+                            part.corners.push(c);
+                        }
+                    }
+                    if part.corners.len() > start {
+                        part.bnd.push(
+                            u32::try_from(part.corners.len()).expect("corner count fits in u32"),
+                        );
+                    }
+                    continue;
+                }
                 for &c in cs {
                     part.set_lives(c, self.lives_at(c));
                 }
