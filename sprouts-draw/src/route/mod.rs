@@ -963,7 +963,8 @@ fn half_way(route: &[Point]) -> Point {
     route[route.len() - 1]
 }
 
-/// A route between two spots so close that the new spot at its middle would crowd them,
+/// A route between two spots so close that the new spot at its middle would crowd them (within
+/// `D / 2` of them),
 /// replaced by one that bows out to a side where the grid is open (the side the judge
 /// accepts); otherwise the route as it was.
 fn bow_out(
@@ -975,7 +976,10 @@ fn bow_out(
     accept: &dyn Fn(&[Point]) -> bool,
 ) -> Vec<Point> {
     let r_new = scene.spots.first().map_or(5.0, |s| s.2);
-    let room = ra.max(rb) + r_new + 0.6 * scene.d0 + 0.5 * scene.d0;
+    // The new spot `D / 2` from both (not only its disc clear of theirs), so that two close
+    // spots and the new one do not end up in a cluster no later curve can pass through.
+    let comfort = scene.rho / std::f64::consts::SQRT_2;
+    let room = (ra.max(rb) + r_new + 0.6 * scene.d0 + 0.5 * scene.d0).max(0.5 * comfort);
     let mid = half_way(route);
     if (mid - ca).norm() >= room && (mid - cb).norm() >= room {
         return route.to_vec();
