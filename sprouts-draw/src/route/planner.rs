@@ -334,13 +334,13 @@ impl FreeGrid {
         };
         grid.room = grid.distance_transform(&[]);
         let comfort = scene.rho / std::f64::consts::SQRT_2;
-        let (k, reach) = clearance_policy();
+        let reach = CLEARANCE_REACH * comfort;
         if wall_clear.is_empty() {
-            grid.prefer_clearance(k, reach * comfort);
+            grid.prefer_clearance(CLEARANCE_WEIGHT, reach);
         } else {
             let walled = grid.distance_transform(&wall_clear);
             let room = std::mem::replace(&mut grid.room, walled);
-            grid.prefer_clearance(k, reach * comfort);
+            grid.prefer_clearance(CLEARANCE_WEIGHT, reach);
             grid.room = room;
         }
         grid
@@ -607,18 +607,6 @@ impl FreeGrid {
                 .is_some_and(|c| self.open[c as usize])
         })
     }
-}
-
-/// The clearance policy's weight and reach (`ROUTE_CLEARANCE=k,reach` overrides them, for
-/// experiments).
-fn clearance_policy() -> (f64, f64) {
-    std::env::var("ROUTE_CLEARANCE")
-        .ok()
-        .and_then(|s| {
-            let (a, b) = s.split_once(',')?;
-            Some((a.parse().ok()?, b.parse().ok()?))
-        })
-        .unwrap_or((CLEARANCE_WEIGHT, CLEARANCE_REACH))
 }
 
 /// A ray of the parity search: from a point of a boundary out of the window.
