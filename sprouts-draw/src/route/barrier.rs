@@ -290,6 +290,15 @@ impl Barriers {
         let scratch = &mut *scratch;
         // 0: free, 1: the inside tree, 2: the outside tree.
         scratch.tree.reset();
+        // A side with one member builds no tree, but the other side's tree must still keep
+        // off it: a tree running along it (as along the curve of an arc, which costs little)
+        // joins it to that tree's side and shuts the way between them.
+        let lone = |g: usize| -> Vec<Cell> {
+            match groups[g].as_slice() {
+                [only] => only.to_vec(),
+                _ => Vec::new(),
+            }
+        };
         let mut out = [Vec::new(), Vec::new()];
         for (g, tag) in [(1usize, 1u8), (0, 2)] {
             let members = &groups[g];
@@ -299,7 +308,9 @@ impl Barriers {
             if members.iter().any(|m| m.is_empty()) {
                 return None;
             }
-            let cells = self.build_tree(grid, members, tag, &out[0], scratch)?;
+            let mut other = lone(1 - g);
+            other.extend_from_slice(&out[0]);
+            let cells = self.build_tree(grid, members, tag, &other, scratch)?;
             out[usize::from(tag) - 1] = cells;
         }
         Some(out)
@@ -307,7 +318,8 @@ impl Barriers {
 
     /// Joins `members` by cells tagged `tag` (Prim's way: the nearest member not yet joined,
     /// then the next nearest to everything joined), through cells that neither hold nor touch
-    /// the other tree (`other`, its cells), preferring cells a path could not use anyway. The
+    /// `other` (the other tree's cells, and those of the other side's member when that side
+    /// has only one and builds no tree), preferring cells a path could not use anyway. The
     /// tree grows through orthogonal steps only: a route steps diagonally, and would slip
     /// between two cells of a tree that did. Returns the cells tagged.
     ///
@@ -330,7 +342,8 @@ impl Barriers {
             blocked,
             queue,
         } = scratch;
-        // The cells the other tree holds or touches (it is complete when this one grows).
+        // The cells the other tree (or the other side's lone member) holds or touches (the
+        // other tree is complete when this one grows).
         blocked.reset();
         for &c in other {
             blocked.set(c as usize, true);
