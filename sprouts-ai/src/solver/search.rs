@@ -641,7 +641,13 @@ pub(crate) fn children_of(
         }
         let child = child.get_or_insert_with(|| pos.clone());
         forms.clear();
-        for mv in pos.distinct_moves() {
+        // Moves joining two boundaries first, then moves along one boundary (which split a
+        // region): with `stop` ending the list at a child already proved lost, this order plays
+        // about 3% fewer moves on 12..14 spots than the generator's (the other way round, 2%
+        // more). The list itself does not depend on the order.
+        let mut in_order: Vec<_> = pos.distinct_moves().collect();
+        in_order.sort_by_key(|mv| mv.is_one_boundary());
+        for mv in in_order {
             if pos.play_into(&mv, child).is_err() {
                 continue;
             }
