@@ -311,9 +311,9 @@ fn moves_between_corners_of_a_path_round_a_loop() {
 }
 
 /// A 6-spot parity game's second move, once refused for its enclosure: after a loop at spot 1
-/// round spots 2 and 4 (through the new spot 7), the curve from 1 to 7 inside the loop that
-/// encloses nothing hugs one half of the loop and goes round spot 2 between it and the loop.
-/// It was refused while the barrier tree of the other side (spots 2, 4 and the loop's other
+/// round two seeds (through the new spot 7), the curve from 1 to 7 inside the loop that
+/// encloses nothing hugs one half of the loop and goes round a seed between it and the loop.
+/// It was refused while the barrier tree of the other side (the seeds and the loop's other
 /// half) could run along the hugged half, which no tree joined, and shut the corridor.
 #[test]
 fn a_curve_between_two_corners_of_a_loop_enclosing_nothing() {
