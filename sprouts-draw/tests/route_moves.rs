@@ -324,3 +324,23 @@ fn a_curve_between_two_corners_of_a_loop_enclosing_nothing() {
         (0, 1),
     );
 }
+
+/// An 11-spot computer move once refused: `14 -> 4` joins the two corners of the loop made by
+/// `4 -> 4 enclosing 9`, round 5 with the loop's other half outside. The parity search's
+/// route round 5 went round the loop the wrong way (the judge refused it), and its shortest
+/// route with the own boundary's ray crossed the other way was a figure eight, while the
+/// straight wall from the arc to 5 crossed the loop. A wall from the arc to 5 along a way
+/// with room round the loop leaves the simple route.
+#[test]
+fn a_curve_between_the_corners_of_a_loop_round_a_far_seed() {
+    replay_and_draw(
+        11,
+        &[
+            "2 -> 2 enclosing nothing",
+            "12 -> 2 enclosing 7",
+            "4 -> 4 enclosing 9",
+        ],
+        "14 -> 4 enclosing 5",
+        (0, 1),
+    );
+}

@@ -686,11 +686,50 @@ fn prepare(
                         let (s, t) = ends(&g, None);
                         Some((g, s, t))
                     });
-                let tries = walled
-                    .iter()
-                    .map(|(g, s, t)| (g, s, t))
-                    .chain(std::iter::once((&grid, &sources, &targets)));
-                for (g, srcs, tgts) in tries {
+                // Last, for a move between two corners of one boundary, the walls from the
+                // middle of the arc along ways with room (not straight): a straight wall to a
+                // boundary on the far side of the spot's own boundary crosses it and shuts
+                // the way, and the parity search's shortest route round such a boundary and
+                // round the own boundary the other way is a figure eight.
+                let wide_walled = || {
+                    if inside.is_empty() || loop_walls(&inside).is_some() {
+                        return None;
+                    }
+                    // The first wall joins the arc to the root of the others.
+                    let mut w = arc_walls(e.arc(), &inside, &scene)?;
+                    w.truncate(1);
+                    let (_, root, hw) = w[0];
+                    for &p in &inside {
+                        let way = wide_way(&scene, analysis, &mask, root, p)?;
+                        w.extend(way.windows(2).map(|s| (s[0], s[1], hw)));
+                    }
+                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let (s, t) = ends(&g, None);
+                    Some((g, s, t))
+                };
+                let mut wide_grid: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
+                // The tries in turn: the walled grid, the plain one, the wide-walled one.
+                let mut k = 0;
+                loop {
+                    let (g, srcs, tgts) = match k {
+                        0 => match &walled {
+                            Some((g, s, t)) => (g, s, t),
+                            None => {
+                                k += 1;
+                                continue;
+                            }
+                        },
+                        1 => (&grid, &sources, &targets),
+                        2 => {
+                            wide_grid = wide_walled();
+                            match &wide_grid {
+                                Some((g, s, t)) => (g, s, t),
+                                None => break,
+                            }
+                        }
+                        _ => break,
+                    };
+                    k += 1;
                     if srcs.is_empty() || tgts.is_empty() {
                         continue;
                     }
