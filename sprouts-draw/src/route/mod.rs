@@ -666,6 +666,13 @@ fn prepare(
             } else {
                 None
             };
+            // The own boundary's curves (a move between two corners of one boundary).
+            let own_curves: Vec<Vec<Point>> = match analysis.boundary(plan.from.boundary) {
+                Some(crate::analyse::BoundaryPicture::Walk(hs)) if one_boundary => {
+                    hs.iter().map(|&h| scene.half_edge_polyline(h)).collect()
+                }
+                _ => Vec::new(),
+            };
             'hyp: for want_inside in hypotheses.iter().filter(|_| found.is_none()) {
                 let inside: Vec<Point> = e
                     .others
@@ -695,8 +702,18 @@ fn prepare(
                     if inside.is_empty() || loop_walls(&inside).is_some() {
                         return None;
                     }
-                    // The first wall joins the arc to the root of the others.
                     let mut w = arc_walls(e.arc(), &inside, &scene)?;
+                    // Only when a straight wall crosses the own boundary.
+                    let crosses = |(p, q, _): &Wall| {
+                        own_curves.iter().any(|c| {
+                            c.windows(2)
+                                .any(|s| certified::segments_intersect(*p, *q, s[0], s[1]))
+                        })
+                    };
+                    if !w[1..].iter().any(crosses) {
+                        return None;
+                    }
+                    // The first wall joins the arc to the root of the others.
                     w.truncate(1);
                     let (_, root, hw) = w[0];
                     for &p in &inside {
