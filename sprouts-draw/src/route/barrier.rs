@@ -595,31 +595,7 @@ mod tests {
 
     /// A grid with closed discs, all of it usable.
     fn grid(rng: &mut Xoshiro256PlusPlus, nx: usize, ny: usize) -> FreeGrid {
-        let mut open = vec![true; nx * ny];
-        for _ in 0..rng.random_range(0..6) {
-            let (ci, cj) = (rng.random_range(0..nx), rng.random_range(0..ny));
-            let r = rng.random_range(1..4) as i64;
-            for j in 0..ny {
-                for i in 0..nx {
-                    let (di, dj) = (i as i64 - ci as i64, j as i64 - cj as i64);
-                    if di * di + dj * dj <= r * r {
-                        open[j * nx + i] = false;
-                    }
-                }
-            }
-        }
-        FreeGrid {
-            cell: 4.0,
-            nx,
-            ny,
-            clear: vec![10.0; nx * ny],
-            near: vec![Obstacle::Edge; nx * ny],
-            allowed: vec![true; nx * ny],
-            open,
-            d0: 6.0,
-            cost: vec![1.0; nx * ny],
-            room: vec![10.0; nx * ny],
-        }
+        FreeGrid::with_closed_discs(rng, nx, ny, 6, 4)
     }
 
     /// A small square of cells, all usable.

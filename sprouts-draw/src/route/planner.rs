@@ -1267,6 +1267,46 @@ impl Ord for Entry {
 }
 
 #[cfg(test)]
+impl FreeGrid {
+    /// A test grid of `nx` x `ny` cells of 4 px, all usable, with fewer than `discs` closed
+    /// discs of radius below `max_radius` cells at random places; step costs 1.
+    pub(crate) fn with_closed_discs(
+        rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+        nx: usize,
+        ny: usize,
+        discs: i32,
+        max_radius: i64,
+    ) -> FreeGrid {
+        use rand::Rng;
+        let mut open = vec![true; nx * ny];
+        for _ in 0..rng.random_range(0..discs) {
+            let (ci, cj) = (rng.random_range(0..nx), rng.random_range(0..ny));
+            let r = rng.random_range(1..max_radius);
+            for j in 0..ny {
+                for i in 0..nx {
+                    let (di, dj) = (i as i64 - ci as i64, j as i64 - cj as i64);
+                    if di * di + dj * dj <= r * r {
+                        open[j * nx + i] = false;
+                    }
+                }
+            }
+        }
+        FreeGrid {
+            cell: 4.0,
+            nx,
+            ny,
+            clear: vec![10.0; nx * ny],
+            near: vec![Obstacle::Edge; nx * ny],
+            allowed: vec![true; nx * ny],
+            open,
+            d0: 6.0,
+            cost: vec![1.0; nx * ny],
+            room: vec![10.0; nx * ny],
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
@@ -1322,42 +1362,20 @@ mod tests {
         best.is_finite().then_some(best)
     }
 
-    /// A random grid of `nx` x `ny` cells with blocked blobs.
+    /// A random grid of `nx` x `ny` cells with blocked blobs and random step costs.
     fn random_grid(rng: &mut Xoshiro256PlusPlus, nx: usize, ny: usize) -> FreeGrid {
-        let cell = 4.0;
-        let mut open = vec![true; nx * ny];
-        for _ in 0..rng.random_range(0..8) {
-            let (ci, cj) = (rng.random_range(0..nx), rng.random_range(0..ny));
-            let r = rng.random_range(1..5) as i64;
-            for j in 0..ny {
-                for i in 0..nx {
-                    let (di, dj) = (i as i64 - ci as i64, j as i64 - cj as i64);
-                    if di * di + dj * dj <= r * r {
-                        open[j * nx + i] = false;
-                    }
+        let mut grid = FreeGrid::with_closed_discs(rng, nx, ny, 8, 5);
+        grid.allowed = grid.open.clone();
+        grid.cost = (0..nx * ny)
+            .map(|_| {
+                if rng.random_bool(0.5) {
+                    1.0
+                } else {
+                    rng.random_range(1.0..3.0)
                 }
-            }
-        }
-        FreeGrid {
-            cell,
-            nx,
-            ny,
-            clear: vec![10.0; nx * ny],
-            near: vec![Obstacle::Edge; nx * ny],
-            allowed: open.clone(),
-            open,
-            d0: 6.0,
-            room: vec![10.0; nx * ny],
-            cost: (0..nx * ny)
-                .map(|_| {
-                    if rng.random_bool(0.5) {
-                        1.0
-                    } else {
-                        rng.random_range(1.0..3.0)
-                    }
-                })
-                .collect(),
-        }
+            })
+            .collect();
+        grid
     }
 
     fn path_cost(grid: &FreeGrid, start: Point, cells: &[Cell], end: Point) -> f64 {
