@@ -366,11 +366,20 @@ impl Board {
         mv: &Move,
         spline: &Spline,
     ) -> Result<(CurveId, CurveId), TransactionError<DrawingError>> {
+        self.play_spline_cut(mv, || {
+            spline.cut_near_middle(1e-6 * (1.0 + spline_size(spline)))
+        })
+    }
+
+    /// As [`Board::play_spline`], with the spline already cut where the new spot goes.
+    pub(crate) fn play_spline_cut(
+        &mut self,
+        mv: &Move,
+        cut: impl FnOnce() -> Result<sprouts_geom::Cut, sprouts_geom::SplineError>,
+    ) -> Result<(CurveId, CurveId), TransactionError<DrawingError>> {
         let mut ids = (CurveId(0), CurveId(0));
         self.play(mv, |d, ctx| {
-            let cut = spline
-                .cut_near_middle(1e-6 * (1.0 + spline_size(spline)))
-                .map_err(DrawingError::BadSpline)?;
+            let cut = cut().map_err(DrawingError::BadSpline)?;
             ids = d.add_move_curves(
                 (ctx.from, ctx.new_spot, ctx.to),
                 cut.first,

@@ -148,16 +148,7 @@ impl<'a> Search<'a> {
             // Lands come from canonical forms, which always read back.
             Err(e) => unreachable!("a canonical form reads back: {land}: {e}"),
         };
-        let lost = |text: &str| {
-            let mut child = Child {
-                unknown: lands_of(text).collect(),
-                heap: k,
-                pn: 0,
-                dn: 0,
-            };
-            self.fold(&mut child);
-            self.probe(&child).1 == 0
-        };
+        let lost = |text: &str| self.probe(&self.folded_child(text, k)).1 == 0;
         let list = children_of(&pos, &self.inner.moves, lost).ok_or(())?;
         self.inner
             .listed
@@ -237,6 +228,19 @@ impl<'a> Search<'a> {
         };
         debug_assert!(pn == 0 || dn == 0, "a search without thresholds proves");
         Ok(dn == 0)
+    }
+
+    /// The couple `text + *heap` (a child's lands as written in a children list), its known
+    /// nimbers folded into the heap.
+    fn folded_child<'c>(&self, text: &'c str, heap: u32) -> Child<'c> {
+        let mut child = Child {
+            unknown: lands_of(text).collect(),
+            heap,
+            pn: 0,
+            dn: 0,
+        };
+        self.fold(&mut child);
+        child
     }
 
     /// Folds the known nimbers among `child`'s unknown lands into its heap.
@@ -422,13 +426,7 @@ impl<'a> Search<'a> {
             .fetch_add(list.len() as u64, Ordering::Relaxed);
         let mut out: Vec<(u32, Child<'c>)> = Vec::with_capacity(list.len() + k as usize);
         for text in list.iter() {
-            let mut child = Child {
-                unknown: lands_of(text).collect(),
-                heap: k,
-                pn: 0,
-                dn: 0,
-            };
-            self.fold(&mut child);
+            let mut child = self.folded_child(text, k);
             let (pn, dn) = self.probe(&child);
             if dn == 0 {
                 return Err(());

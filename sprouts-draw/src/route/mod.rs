@@ -24,7 +24,7 @@ use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
 
 use crate::analyse::Analysis;
 use crate::board::{Board, TransactionError};
-use crate::drawing::{CurveId, DrawingError};
+use crate::drawing::CurveId;
 use marked::Enclosure;
 use planner::{Cell, FreeGrid, Obstacle, Ray, Scene, Terminal};
 
@@ -1540,20 +1540,9 @@ fn commit(
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<DrawnMove, Refusal> {
     let words = p.mv.describe(board.position());
-    // As `Board::play_spline`, with the cut where `prepare` put the new spot.
-    let mut ids = (CurveId(0), CurveId(0));
-    let played: Result<(), TransactionError<DrawingError>> = board.play(&p.mv, |d, ctx| {
-        let cut = fit::new_spot_cut(&p.spline, p.cut_at).map_err(DrawingError::BadSpline)?;
-        ids = d.add_move_curves(
-            (ctx.from, ctx.new_spot, ctx.to),
-            cut.first,
-            cut.second,
-            ctx.move_index,
-            ctx.spot_radius,
-        )?;
-        Ok(())
-    });
-    let curves = played.map(|()| ids).map_err(|e| match e {
+    // The cut where `prepare` put the new spot.
+    let played = board.play_spline_cut(&p.mv, || fit::new_spot_cut(&p.spline, p.cut_at));
+    let curves = played.map_err(|e| match e {
         TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
         TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
         TransactionError::Picture(e) => Refusal::Picture(e.to_string()),
