@@ -318,13 +318,43 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
         .ok_or(Refusal::Illegal(format!("no corner {c:?}")))
 }
 
-/// Makes a route for `plan` into a certified spline and the move it draws.
+/// The clearances, as fractions of `d0`, the planner's free space is built with in turn when
+/// there is no way at the full `d0`: a corridor narrower than `2 d0` still takes a curve the
+/// certificate accepts (`0.6 d0` from everything), and the finer grid that comes with the
+/// smaller clearance does not close it by rounding to cells.
+const TIGHT_CLEARANCES: [f64; 2] = [0.75, 0.62];
+
+/// Makes a route for `plan` into a certified spline and the move it draws: the free space at
+/// the clearance `d0` first, then, when it has no way, at the [`TIGHT_CLEARANCES`] (the
+/// certificate asks `0.6 d0` all the same). A refusal is the first one that is not `NoPath`,
+/// else the first.
 fn prepare(
     board: &Board,
     plan: &Plan,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
-    let _span = tracing::debug_span!("prepare_move").entered();
+    let first = match prepare_at(board, plan, 1.0, observer) {
+        Err(e @ Refusal::NoPath { .. }) => e,
+        other => return other,
+    };
+    for k in TIGHT_CLEARANCES {
+        match prepare_at(board, plan, k, observer) {
+            Err(Refusal::NoPath { .. }) => continue,
+            Ok(p) => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(first)
+}
+
+/// [`prepare`] with the planner's clearance `tight d0` (the certificate's stays `0.6 d0`).
+fn prepare_at(
+    board: &Board,
+    plan: &Plan,
+    tight: f64,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<Prepared, Refusal> {
+    let _span = tracing::debug_span!("prepare_move", tight).entered();
     let pos = board.position();
     let analysis = board.analysis();
     let drawing = board.drawing();
@@ -342,7 +372,8 @@ fn prepare(
         return Err(Refusal::NotInOneRegion(a, b));
     }
     let one_boundary = plan.from.boundary == plan.to.boundary;
-    let scene = Scene::new(drawing, settings);
+    let mut scene = Scene::new(drawing, settings);
+    scene.d0 *= tight;
     let (ca, ra) = scene.spot(a).ok_or(Refusal::UnknownSpot(a))?;
     let (cb, rb) = scene.spot(b).ok_or(Refusal::UnknownSpot(b))?;
     let same_corner = plan.from == plan.to;
@@ -457,7 +488,10 @@ fn prepare(
     let (mut sources, mut targets) = ends(&grid, wall_dir);
     if same_corner {
         // No way round the long wall (a loop in a narrow place): shorter walls.
-        for k in [5.0, 3.0, 1.5].into_iter().filter(|&k| k < wall_reach) {
+        for k in [5.0, 3.0, 1.5]
+            .into_iter()
+            .filter(|&k| k < wall_reach.max(5.0))
+        {
             let way = !sources.is_empty()
                 && !targets.is_empty()
                 && planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES)
@@ -851,7 +885,7 @@ fn prepare(
     observer(&pts);
     let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
     let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
-    let need = 0.6 * scene.d0;
+    let need = 0.6 * settings.min_clearance;
     let cut_at = new_spot_at(&spline, &grid, &scene, (ca, ra), (cb, rb));
     let clearance =
         fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
