@@ -325,21 +325,21 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
 const TIGHT_CLEARANCES: [f64; 2] = [0.75, 0.62];
 
 /// Makes a route for `plan` into a certified spline and the move it draws: the free space at
-/// the clearance `d0` first, then, when it has no way, at the [`TIGHT_CLEARANCES`] (the
-/// certificate asks `0.6 d0` all the same). A refusal is the first one that is not `NoPath`,
-/// else the first.
+/// the clearance `d0` first, then, when it has no way or no room at an end spot, at the
+/// [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0` all the same). A refusal is the first
+/// one of another kind, else the first.
 fn prepare(
     board: &Board,
     plan: &Plan,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
     let first = match prepare_at(board, plan, 1.0, observer) {
-        Err(e @ Refusal::NoPath { .. }) => e,
+        Err(e @ (Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))) => e,
         other => return other,
     };
     for k in TIGHT_CLEARANCES {
         match prepare_at(board, plan, k, observer) {
-            Err(Refusal::NoPath { .. }) => continue,
+            Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_)) => continue,
             Ok(p) => return Ok(p),
             Err(e) => return Err(e),
         }
@@ -1984,5 +1984,50 @@ mod naming_tests {
             &asked,
         );
         assert!(matches!(e, Refusal::NoLife(_)));
+    }
+}
+
+#[cfg(test)]
+mod tight_tests {
+    use super::*;
+    use crate::drawing::{Settings, WorldSize};
+
+    /// A window 11 px high (less than `2 d0`) with two seeds: the free space at `d0` has no
+    /// way between them, the one at the tight clearances has, and the curve drawn keeps the
+    /// certificate's `0.6 d0` from the window's edges.
+    #[test]
+    fn a_corridor_narrower_than_two_d0_is_drawn_at_a_tight_clearance() {
+        let settings = Settings::default();
+        let d0 = settings.min_clearance;
+        let mut board = Board::new(2, WorldSize::new(300.0, 11.0), settings).expect("a board");
+        let pos = board.position().clone();
+        let mv = pos
+            .moves()
+            .find(|m| m.describe(&pos) == "1 -> 2")
+            .expect("a move");
+        let plan = Plan {
+            from: mv.from(),
+            to: mv.to(),
+            want: Want::Any,
+            stroke: None,
+        };
+        let at_d0 = prepare_at(&board, &plan, 1.0, &mut |_| {});
+        assert!(
+            matches!(
+                at_d0,
+                Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))
+            ),
+            "{:?}",
+            at_d0.err()
+        );
+        let drawn = board.draw_move(&mv, &mut |_| {}).expect("drawn tight");
+        assert!(drawn.clearance >= 0.6 * d0, "{}", drawn.clearance);
+        for p in &drawn.route {
+            assert!(
+                p.y >= 0.6 * d0 - 1e-9 && p.y <= 11.0 - 0.6 * d0 + 1e-9,
+                "{p:?}"
+            );
+        }
+        assert_eq!(board.moves().len(), 1);
     }
 }
