@@ -491,9 +491,10 @@ fn prepare_at(
     };
     let (mut sources, mut targets) = ends(&grid, wall_dir);
     if same_corner {
-        // No way round the long wall (a loop in a narrow place): shorter walls, then thin
-        // ones (the strands closer together, the loop still long enough for the new spot).
-        for k in [(5.0, 1.5), (3.0, 1.5), (1.5, 1.5), (2.5, 0.5), (1.5, 0.5)]
+        // No way round the long wall (a loop in a narrow place): shorter walls, then a thin
+        // one (the strands closer together; not shorter, so that the cells the loop leaves and
+        // returns through, up to `d0` and two cells beyond the disc, stay on its two sides).
+        for k in [(5.0, 1.5), (3.0, 1.5), (1.5, 1.5), (2.5, 0.5)]
             .into_iter()
             .filter(|&(k, _)| k < wall_reach.max(5.0))
         {
