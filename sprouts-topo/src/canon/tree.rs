@@ -1153,11 +1153,15 @@ impl TreeScratch {
             }
             // The options: a boundary of that batch and a reading, with the least word.
             let mut options: SmallVec<[(u32, u32); 4]> = SmallVec::new();
+            // The readings of the batch's bags, kept for taking them (the names do not change
+            // before an option is taken).
+            let mut bag_cache: SmallVec<[(u32, BagPlans); 2]> = SmallVec::new();
             self.best_word.clear();
             for q in t.qi..end {
                 let b = t.queue[q].0 as usize;
                 if self.is_bag(ctx, b) {
                     let plans = self.bag_plan(ctx, Some(&t.names), b);
+                    bag_cache.push((q as u32, plans));
                     for rd in 0..usize::from(plans.count) {
                         let ord =
                             self.build_word(t, plans.order(rd), false, 0, !options.is_empty());
@@ -1179,9 +1183,10 @@ impl TreeScratch {
                     self.consider(ord, q, rd, &mut options);
                 }
             }
+            let cached = |q: u32| bag_cache.iter().find(|&&(c, _)| c == q).map(|(_, p)| *p);
             if options.len() == 1 || !budget.can_branch() {
                 let (q, rot) = options[0];
-                self.take(ctx, t, q as usize, rot as usize);
+                self.take_planned(ctx, t, q as usize, rot as usize, cached(q).as_ref());
                 if !check_bound(&t.code, bound) {
                     return false;
                 }
@@ -1195,7 +1200,7 @@ impl TreeScratch {
             let mut u = self.pool.pop().unwrap_or_default();
             for &(q, rot) in &options {
                 u.copy_from(t);
-                self.take(ctx, &mut u, q as usize, rot as usize);
+                self.take_planned(ctx, &mut u, q as usize, rot as usize, cached(q).as_ref());
                 let mut b = *bound;
                 let ok = check_bound(&u.code, &mut b) && self.run(ctx, &mut u, &mut b, budget);
                 budget.spend(u.code.len());
@@ -1308,6 +1313,31 @@ impl TreeScratch {
         t.qi += 1;
         t.code.push(BND);
         self.emit_word(ctx, t, b, rd);
+        self.push_region_code(t, self.breg[b] as usize);
+    }
+
+    /// Reads queue entry `q` next in reading `rd`: of `plans` when given (the entry is a bag
+    /// whose readings are known), as [`TreeScratch::take`] otherwise.
+    fn take_planned(
+        &mut self,
+        ctx: Ctx<'_>,
+        t: &mut Trav,
+        q: usize,
+        rd: usize,
+        plans: Option<&BagPlans>,
+    ) {
+        let Some(plans) = plans.filter(|_| !self.reference) else {
+            self.take(ctx, t, q, rd);
+            return;
+        };
+        t.queue.swap(t.qi, q);
+        t.queue[t.qi].1 = NONE;
+        let b = t.queue[t.qi].0 as usize;
+        t.qi += 1;
+        t.code.push(BND);
+        for &tok in plans.order(rd.min(usize::from(plans.count) - 1)) {
+            self.emit_token(t, tok);
+        }
         self.push_region_code(t, self.breg[b] as usize);
     }
 
