@@ -335,7 +335,6 @@ impl FreeGrid {
         // at `2 d0` leaves it a pocket no loop fits in).
         let comfort = scene.rho / std::f64::consts::SQRT_2;
         let keep = LIVE_SPOT_ROOM * comfort;
-        let mut wall_clear = wall_clear;
         for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
             if term_ids.contains(&id) || scene.spot_lives.get(k).is_none_or(|&l| l == 0) {
                 continue;
