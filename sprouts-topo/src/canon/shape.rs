@@ -292,6 +292,7 @@ pub(crate) fn build(
 /// kept, its spots pushed and counted as they are met. Dead regions and stumps cost one lookup
 /// per corner and nothing else; no occurrence counts are reset (a spot's record is fresh when its
 /// build number is not this build's). Returns whether a kept region has two or three lives.
+/// (`kept_bag` is left empty: [`emit`] works the bags out itself.)
 #[inline(never)]
 fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
     scratch.kept.clear();
@@ -383,7 +384,6 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
             }
             if kept.len() > start {
                 kept_bnd.push(kept.len() as u32);
-                scratch.kept_bag.push(false);
             }
         }
         if kept_bnd.len() > bnd_start {
