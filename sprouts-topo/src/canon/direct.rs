@@ -10,7 +10,7 @@
 //! 1 to 4 seeds and on random games (`tests` below and the `reference` mode's proptest).
 
 use super::render::push_seed_run;
-use super::shape::{LABEL_BASE, Shape};
+use super::shape::Shape;
 use crate::key::least_rotation;
 
 /// The most spots a land named directly may have (larger ones take the tree path).
@@ -41,7 +41,7 @@ impl DirectScratch {
         }
         let (bs, be) = (shape.reg[rs] as usize, shape.reg[rs + 1] as usize);
         let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-        if te - ts > MAX_TOKENS || shape.toks[ts..te].iter().any(|&t| t >= LABEL_BASE) {
+        if te - ts > MAX_TOKENS || shape.land_labels[land + 1] > shape.land_labels[land] {
             return false;
         }
         if be - bs <= SHORT_BOUNDARIES && (bs..be).all(|b| shape.bnd[b + 1] - shape.bnd[b] <= 2) {
