@@ -379,18 +379,11 @@ impl TreeScratch {
         self.rbnd.push(self.nb as u32);
         // Labels of this land form a contiguous range of label numbers.
         let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-        let mut lo = u32::MAX;
-        let mut hi = 0u32;
-        for &t in &shape.toks[ts..te] {
-            if t >= LABEL_BASE {
-                lo = lo.min(t - LABEL_BASE);
-                hi = hi.max(t - LABEL_BASE + 1);
-            }
-        }
-        if lo == u32::MAX {
-            lo = 0;
-            hi = 0;
-        }
+        let (lo, hi) = if shape.land_labels[land] == shape.land_labels[land + 1] {
+            (0, 0)
+        } else {
+            (shape.land_labels[land], shape.land_labels[land + 1])
+        };
         self.label_base = lo;
         self.nl = (hi - lo) as usize;
         self.lclass.clear();
