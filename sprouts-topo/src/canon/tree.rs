@@ -838,6 +838,28 @@ impl TreeScratch {
             // classes in order. Which orders are readings is worked out when one is used.
             self.best_blind.clear();
             let toks = self.toks(ctx, b);
+            if toks.len() <= 8 && !self.reference {
+                // (A bag has at most three spots.) One sort of small integers: an anonymous
+                // spot is its class, a label `256 +` its class, so anonymous spots come first.
+                let mut keys = [0u16; 8];
+                for (k, &t) in toks.iter().enumerate() {
+                    let key = if t < LABEL_BASE {
+                        t as u16
+                    } else {
+                        256 + u16::from(self.class_of(t))
+                    };
+                    let mut j = k;
+                    while j > 0 && keys[j - 1] > key {
+                        keys[j] = keys[j - 1];
+                        j -= 1;
+                    }
+                    keys[j] = key;
+                }
+                self.best_blind
+                    .extend(keys[..toks.len()].iter().map(|&k| k as u8));
+                rots.push(BAG_ALL);
+                return rots;
+            }
             let mut anon: SmallVec<[u8; 4]> = SmallVec::new();
             let mut lab: SmallVec<[u8; 4]> = SmallVec::new();
             for &t in toks {
