@@ -541,18 +541,8 @@ fn land_key(shape: &Shape, l: usize, mode: KeyOptions, key: &mut Vec<u32>) {
     let (rs, re) = (shape.land[l] as usize, shape.land[l + 1] as usize);
     let (bs, be) = (shape.reg[rs] as usize, shape.reg[re] as usize);
     let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-    // Labels of a land are a contiguous range; number them from its least, which is the first
-    // met (labels are numbered in order of first appearance, land by land).
-    let base = shape.toks[ts..te]
-        .iter()
-        .find(|&&t| t >= shape::LABEL_BASE)
-        .copied()
-        .unwrap_or(0);
-    debug_assert!(
-        shape.toks[ts..te]
-            .iter()
-            .all(|&t| t < shape::LABEL_BASE || t >= base)
-    );
+    // Labels of a land are a contiguous range; number them from its least.
+    let base = shape::LABEL_BASE + shape.land_labels[l];
     key.reserve(te - ts + (be - bs) + (re - rs));
     for r in rs..re {
         key.push(u32::MAX);

@@ -379,18 +379,11 @@ impl TreeScratch {
         self.rbnd.push(self.nb as u32);
         // Labels of this land form a contiguous range of label numbers.
         let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-        let mut lo = u32::MAX;
-        let mut hi = 0u32;
-        for &t in &shape.toks[ts..te] {
-            if t >= LABEL_BASE {
-                lo = lo.min(t - LABEL_BASE);
-                hi = hi.max(t - LABEL_BASE + 1);
-            }
-        }
-        if lo == u32::MAX {
-            lo = 0;
-            hi = 0;
-        }
+        let (lo, hi) = if shape.land_labels[land] == shape.land_labels[land + 1] {
+            (0, 0)
+        } else {
+            (shape.land_labels[land], shape.land_labels[land + 1])
+        };
         self.label_base = lo;
         self.nl = (hi - lo) as usize;
         self.lclass.clear();
@@ -845,6 +838,28 @@ impl TreeScratch {
             // classes in order. Which orders are readings is worked out when one is used.
             self.best_blind.clear();
             let toks = self.toks(ctx, b);
+            if toks.len() <= 8 && !self.reference {
+                // (A bag has at most three spots.) One sort of small integers: an anonymous
+                // spot is its class, a label `256 +` its class, so anonymous spots come first.
+                let mut keys = [0u16; 8];
+                for (k, &t) in toks.iter().enumerate() {
+                    let key = if t < LABEL_BASE {
+                        t as u16
+                    } else {
+                        256 + u16::from(self.class_of(t))
+                    };
+                    let mut j = k;
+                    while j > 0 && keys[j - 1] > key {
+                        keys[j] = keys[j - 1];
+                        j -= 1;
+                    }
+                    keys[j] = key;
+                }
+                self.best_blind
+                    .extend(keys[..toks.len()].iter().map(|&k| k as u8));
+                rots.push(BAG_ALL);
+                return rots;
+            }
             let mut anon: SmallVec<[u8; 4]> = SmallVec::new();
             let mut lab: SmallVec<[u8; 4]> = SmallVec::new();
             for &t in toks {
