@@ -471,11 +471,32 @@ fn prepare(
     }
     // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
     // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
-    let loop_walls = |inside: &[Point]| -> Option<(Vec<Wall>, Vector)> {
+    // `hw`: the walls' half-width.
+    let loop_walls = |inside: &[Point], hw: f64| -> Option<(Vec<Wall>, Vector)> {
         if !same_corner || inside.is_empty() {
             return None;
         }
-        let hw = 1.5 * scene.d0;
+        // Walls along ways with room, in the direction of the sector whose ways do not turn
+        // back over the spot (at a spot with no curve, within 90 degrees of the way to the
+        // nearest marked boundary, with the wall across the spot's back).
+        let sector = sector_a.or_else(|| {
+            let near = inside
+                .iter()
+                .min_by(|p, q| (*p - ca).norm().total_cmp(&(*q - ca).norm()))?;
+            let v = near - ca;
+            (v.norm() > 1e-9)
+                .then(|| (v.y.atan2(v.x) + std::f64::consts::PI, std::f64::consts::TAU))
+        });
+        if let Some(sector) = sector
+            && let Some((mut w, u)) =
+                marked::loop_walls_round(&scene, analysis, &mask, (ca, ra), sector, inside, hw)
+        {
+            if sector_a.is_none() {
+                let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                w.push((ca - n, ca + n, cell));
+            }
+            return Some((w, u));
+        }
         let (root, u) = match sector_a {
             Some((ts, w)) => {
                 let t = ts + 0.5 * w;
@@ -681,7 +702,7 @@ fn prepare(
                     .filter(|(_, w)| **w)
                     .map(|(o, _)| o.1)
                     .collect();
-                let walled = loop_walls(&inside)
+                let walled = loop_walls(&inside, 1.5 * scene.d0)
                     .map(|(w, u)| {
                         let g = FreeGrid::new(&scene, analysis, &mask, &w);
                         let (s, t) = ends(&g, Some(u));
@@ -699,7 +720,7 @@ fn prepare(
                 // the way, and the parity search's shortest route round such a boundary and
                 // round the own boundary the other way is a figure eight.
                 let wide_walled = || {
-                    if inside.is_empty() || loop_walls(&inside).is_some() {
+                    if inside.is_empty() || loop_walls(&inside, 1.5 * scene.d0).is_some() {
                         return None;
                     }
                     let mut w = arc_walls(e.arc(), &inside, &scene)?;
@@ -724,8 +745,17 @@ fn prepare(
                     let (s, t) = ends(&g, None);
                     Some((g, s, t))
                 };
+                // Last for a loop, walls one cell thin: where the way to a marked boundary
+                // passes a narrow place, both strands and a thick wall do not fit through.
+                let thin_walled = || {
+                    let (w, u) = loop_walls(&inside, cell)?;
+                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let (s, t) = ends(&g, Some(u));
+                    Some((g, s, t))
+                };
                 let mut wide_grid: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
-                // The tries in turn: the walled grid, the plain one, the wide-walled one.
+                // The tries in turn: the walled grid, the plain one, the wide-walled one, the
+                // thin-walled one.
                 let mut k = 0;
                 loop {
                     let (g, srcs, tgts) = match k {
@@ -737,11 +767,14 @@ fn prepare(
                             }
                         },
                         1 => (&grid, &sources, &targets),
-                        2 => {
-                            wide_grid = wide_walled();
+                        2 | 3 => {
+                            wide_grid = if k == 2 { wide_walled() } else { thin_walled() };
                             match &wide_grid {
                                 Some((g, s, t)) => (g, s, t),
-                                None => break,
+                                None => {
+                                    k += 1;
+                                    continue;
+                                }
                             }
                         }
                         _ => break,
@@ -817,7 +850,9 @@ fn prepare(
     // of both, so a route too short for it bows out to one side.
     let route = if a != b {
         bow_out(&route, &grid, &scene, (ca, ra), (cb, rb), &|r| {
-            judge(r) && is_simple(r)
+            judge(r)
+                && is_simple(r)
+                && marked::keeps_its_sides(r, &scene, analysis, (&t_from, &t_to))
         })
     } else {
         route
