@@ -446,3 +446,16 @@ fn a_bowed_route_keeps_to_its_side_of_the_curve_between_close_spots() {
         Err(e) => assert!(e.starts_with("Certificate"), "{e}"),
     }
 }
+
+/// A loop at a seed at the end of a pocket (an 8-spot parity game): its wall pointed into
+/// the pocket's end, where no cell has room, so one side of the wall had no cell to leave
+/// from and the move was refused for no room at the spot. A short wall in a direction with
+/// room is tried now.
+#[test]
+fn a_loop_at_a_seed_at_the_end_of_a_pocket() {
+    let json = include_str!("fixtures/loop-at-a-seed-at-the-end-of-a-pocket.json");
+    assert_eq!(
+        draw_on_fixture(json, "4 -> 4 enclosing nothing", (0, 0)),
+        Ok(())
+    );
+}

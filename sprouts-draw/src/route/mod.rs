@@ -469,6 +469,32 @@ fn prepare(
             (sources, targets) = ends(&grid, wall_dir);
         }
     }
+    // A loop whose wall leaves no open cell on one of its sides (a seed at the end of a
+    // pocket with the wall pointing into the pocket's end): a short wall in one of the
+    // directions with the most room at the spot that leaves cells on both sides.
+    if same_corner && (sources.is_empty() || targets.is_empty()) {
+        let (t0, span, m) = match sector_a {
+            Some((ts, w)) => (ts, w, 12),
+            None => (0.0, std::f64::consts::TAU, 24),
+        };
+        let mut dirs: Vec<(f64, Vector)> = (1..m)
+            .chain(std::iter::once(m).filter(|_| sector_a.is_none()))
+            .map(|j| {
+                let t = t0 + span * f64::from(j) / f64::from(m);
+                let v = Vector::new(t.cos(), t.sin());
+                (grid.room_at(ca + v * (ra + 2.0 * scene.d0)), v)
+            })
+            .collect();
+        dirs.sort_by(|x, y| y.0.total_cmp(&x.0));
+        for &(_, v) in dirs.iter().take(6) {
+            let g = FreeGrid::new(&scene, analysis, &mask, &walls_along(Some(v), 1.5));
+            let (s, t) = ends(&g, Some(v));
+            if !s.is_empty() && !t.is_empty() {
+                (grid, sources, targets, wall_dir) = (g, s, t, Some(v));
+                break;
+            }
+        }
+    }
     // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
     // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
     // `hw`: the walls' half-width.
