@@ -498,7 +498,9 @@ fn prepare(
     // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
     // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
     // `hw`: the walls' half-width.
-    let loop_walls = |inside: &[Point], hw: f64| -> Option<(Vec<Wall>, Vector)> {
+    // `round`: the walls along ways that do not turn back over the spot (`None` if there are
+    // none), else the walls from the sector's bisector (or straight towards the nearest mark).
+    let loop_walls = |inside: &[Point], hw: f64, round: bool| -> Option<(Vec<Wall>, Vector)> {
         if !same_corner || inside.is_empty() {
             return None;
         }
@@ -513,10 +515,9 @@ fn prepare(
             (v.norm() > 1e-9)
                 .then(|| (v.y.atan2(v.x) + std::f64::consts::PI, std::f64::consts::TAU))
         });
-        if let Some(sector) = sector
-            && let Some((mut w, u)) =
-                marked::loop_walls_round(&scene, analysis, &mask, (ca, ra), sector, inside, hw)
-        {
+        if round {
+            let (mut w, u) =
+                marked::loop_walls_round(&scene, analysis, &mask, (ca, ra), sector?, inside, hw)?;
             if sector_a.is_none() {
                 let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
                 w.push((ca - n, ca + n, cell));
@@ -728,7 +729,10 @@ fn prepare(
                     .filter(|(_, w)| **w)
                     .map(|(o, _)| o.1)
                     .collect();
-                let walled = loop_walls(&inside, 1.5 * scene.d0)
+                let round_walls = loop_walls(&inside, 1.5 * scene.d0, true);
+                let walled = round_walls
+                    .clone()
+                    .or_else(|| loop_walls(&inside, 1.5 * scene.d0, false))
                     .map(|(w, u)| {
                         let g = FreeGrid::new(&scene, analysis, &mask, &w);
                         let (s, t) = ends(&g, Some(u));
@@ -746,7 +750,7 @@ fn prepare(
                 // the way, and the parity search's shortest route round such a boundary and
                 // round the own boundary the other way is a figure eight.
                 let wide_walled = || {
-                    if inside.is_empty() || loop_walls(&inside, 1.5 * scene.d0).is_some() {
+                    if inside.is_empty() || loop_walls(&inside, 1.5 * scene.d0, false).is_some() {
                         return None;
                     }
                     let mut w = arc_walls(e.arc(), &inside, &scene)?;
@@ -774,14 +778,14 @@ fn prepare(
                 // Last for a loop, walls one cell thin: where the way to a marked boundary
                 // passes a narrow place, both strands and a thick wall do not fit through.
                 let thin_walled = || {
-                    let (w, u) = loop_walls(&inside, cell)?;
+                    let (w, u) = loop_walls(&inside, cell, true)?;
                     let g = FreeGrid::new(&scene, analysis, &mask, &w);
                     let (s, t) = ends(&g, Some(u));
                     Some((g, s, t))
                 };
                 let mut wide_grid: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
-                // The tries in turn: the walled grid, the plain one, the wide-walled one, the
-                // thin-walled one.
+                // The tries in turn: the walled grid, the walls from the bisector (when the
+                // first had others), the plain grid, the wide-walled one, the thin-walled one.
                 let mut k = 0;
                 loop {
                     let (g, srcs, tgts) = match k {
@@ -792,9 +796,27 @@ fn prepare(
                                 continue;
                             }
                         },
-                        1 => (&grid, &sources, &targets),
-                        2 | 3 => {
-                            wide_grid = if k == 2 { wide_walled() } else { thin_walled() };
+                        // The walls from the bisector, when the first try had the others.
+                        1 => {
+                            wide_grid = round_walls
+                                .as_ref()
+                                .and_then(|_| loop_walls(&inside, 1.5 * scene.d0, false))
+                                .map(|(w, u)| {
+                                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                                    let (s, t) = ends(&g, Some(u));
+                                    (g, s, t)
+                                });
+                            match &wide_grid {
+                                Some((g, s, t)) => (g, s, t),
+                                None => {
+                                    k += 1;
+                                    continue;
+                                }
+                            }
+                        }
+                        2 => (&grid, &sources, &targets),
+                        3 | 4 => {
+                            wide_grid = if k == 3 { wide_walled() } else { thin_walled() };
                             match &wide_grid {
                                 Some((g, s, t)) => (g, s, t),
                                 None => {
