@@ -124,14 +124,31 @@ impl FactTable {
 }
 
 /// The distinct children of a land: their canonical forms (lands joined by `+`, or `!`),
-/// stored in one string.
+/// stored in one string, sorted. Or, when a children list was given up at a child already
+/// proved lost, the children found until then (in the order found) and how many moves were
+/// played to find them, so that the list can be taken up again there.
 #[derive(Debug, Default)]
 pub(crate) struct ChildList {
     text: String,
     spans: Vec<(u32, u32)>,
+    /// For an unfinished list, the moves played so far.
+    resume: Option<u32>,
 }
 
 impl ChildList {
+    /// An unfinished list: the children found by the first `played` moves.
+    pub(crate) fn unfinished(played: u32) -> ChildList {
+        ChildList {
+            resume: Some(played),
+            ..ChildList::default()
+        }
+    }
+
+    /// The moves played for an unfinished list; `None` when the list is complete.
+    pub(crate) fn resume(&self) -> Option<u32> {
+        self.resume
+    }
+
     pub(crate) fn push(&mut self, child: &str) {
         let start = self.text.len() as u32;
         self.text.push_str(child);
@@ -203,8 +220,10 @@ impl ChildCache {
             shard.0.clear();
             shard.1 = 0;
         }
-        if shard.0.insert(land.into(), list).is_none() {
-            shard.1 += size;
+        // An unfinished list is replaced by the longer or complete one.
+        match shard.0.insert(land.into(), list) {
+            Some(old) => shard.1 = (shard.1 + size).saturating_sub(old.bytes() + land.len()),
+            None => shard.1 += size,
         }
     }
 }

@@ -342,6 +342,7 @@ mod tests {
                 (s(3), Point::new(150.0, 280.0), 5.0),
                 (s(4), Point::new(650.0, 280.0), 5.0),
             ],
+            spot_lives: Vec::new(),
             curves: vec![(
                 s(1),
                 s(2),

@@ -318,13 +318,43 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
         .ok_or(Refusal::Illegal(format!("no corner {c:?}")))
 }
 
-/// Makes a route for `plan` into a certified spline and the move it draws.
+/// The clearances, as fractions of `d0`, the planner's free space is built with in turn when
+/// there is no way at the full `d0`: a corridor narrower than `2 d0` still takes a curve the
+/// certificate accepts (`0.6 d0` from everything), and the finer grid that comes with the
+/// smaller clearance does not close it by rounding to cells.
+const TIGHT_CLEARANCES: [f64; 2] = [0.75, 0.62];
+
+/// Makes a route for `plan` into a certified spline and the move it draws: the free space at
+/// the clearance `d0` first, then, when it has no way or no room at an end spot, at the
+/// [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0` all the same). A refusal is the first
+/// one of another kind, else the first.
 fn prepare(
     board: &Board,
     plan: &Plan,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
-    let _span = tracing::debug_span!("prepare_move").entered();
+    let first = match prepare_at(board, plan, 1.0, observer) {
+        Err(e @ (Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))) => e,
+        other => return other,
+    };
+    for k in TIGHT_CLEARANCES {
+        match prepare_at(board, plan, k, observer) {
+            Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_)) => continue,
+            Ok(p) => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(first)
+}
+
+/// [`prepare`] with the planner's clearance `tight d0` (the certificate's stays `0.6 d0`).
+fn prepare_at(
+    board: &Board,
+    plan: &Plan,
+    tight: f64,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<Prepared, Refusal> {
+    let _span = tracing::debug_span!("prepare_move", tight).entered();
     let pos = board.position();
     let analysis = board.analysis();
     let drawing = board.drawing();
@@ -342,7 +372,8 @@ fn prepare(
         return Err(Refusal::NotInOneRegion(a, b));
     }
     let one_boundary = plan.from.boundary == plan.to.boundary;
-    let scene = Scene::new(drawing, settings);
+    let mut scene = Scene::new(drawing, settings);
+    scene.d0 *= tight;
     let (ca, ra) = scene.spot(a).ok_or(Refusal::UnknownSpot(a))?;
     let (cb, rb) = scene.spot(b).ok_or(Refusal::UnknownSpot(b))?;
     let same_corner = plan.from == plan.to;
@@ -360,12 +391,13 @@ fn prepare(
     // At a spot with no curve, a second wall across the spot closes its back, so that the loop
     // goes round one of the walls instead of slipping round the spot itself.
     let cell = FreeGrid::cell_width(scene.d0);
-    // The wall is `k d0` beyond the spot's disc: long, and shorter where the region is narrow.
-    let walls_along = |wall_dir: Option<Vector>, k: f64| -> Vec<Wall> {
+    // The wall is `k d0` beyond the spot's disc (long, and shorter where the region is narrow),
+    // its half-width `h d0`.
+    let walls_thick = |wall_dir: Option<Vector>, k: f64, h: f64| -> Vec<Wall> {
         wall_dir
             .map(|u| {
                 let len = ra + k * scene.d0;
-                let mut w = vec![(ca, ca + u * len, 1.5 * scene.d0)];
+                let mut w = vec![(ca, ca + u * len, h * scene.d0)];
                 if sector_a.is_none() {
                     // As long as the wall, so that the way round the back is no shortcut.
                     let n = Vector::new(-u.y, u.x) * (ra + k.max(3.0) * scene.d0);
@@ -375,6 +407,9 @@ fn prepare(
             })
             .unwrap_or_default()
     };
+    // Half-width `1.5 d0`: the loop's strands `3 d0` apart at least.
+    let walls_along =
+        |wall_dir: Option<Vector>, k: f64| -> Vec<Wall> { walls_thick(wall_dir, k, 1.5) };
     let mask = if a == b {
         let mut cs = vec![plan.from];
         if plan.to != plan.from {
@@ -429,7 +464,7 @@ fn prepare(
             grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, wall_reach));
         }
     }
-    let walls_of = |k: f64| walls_along(wall_dir, k);
+    let walls_of = |(k, h): (f64, f64)| walls_thick(wall_dir, k, h);
     let t_from = Terminal {
         spot: a,
         centre: ca,
@@ -456,8 +491,13 @@ fn prepare(
     };
     let (mut sources, mut targets) = ends(&grid, wall_dir);
     if same_corner {
-        // No way round the long wall (a loop in a narrow place): shorter walls.
-        for k in [5.0, 3.0, 1.5].into_iter().filter(|&k| k < wall_reach) {
+        // No way round the long wall (a loop in a narrow place): shorter walls, then a thin
+        // one (the strands closer together; not shorter, so that the cells the loop leaves and
+        // returns through, up to `d0` and two cells beyond the disc, stay on its two sides).
+        for k in [(5.0, 1.5), (3.0, 1.5), (1.5, 1.5), (2.5, 0.5)]
+            .into_iter()
+            .filter(|&(k, _)| k < wall_reach.max(5.0))
+        {
             let way = !sources.is_empty()
                 && !targets.is_empty()
                 && planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES)
@@ -885,75 +925,94 @@ fn prepare(
     };
     observer(&route);
 
-    // Relax.
+    // Relax. The route as found is the fallback: a band that pulls a small loop tight or a
+    // curve into a corner can leave it without room for the new spot or the certificate.
     let band = BandSettings::from_settings(settings);
     let relaxed = band::relax(&route, &scene, &[a, b], &band, observer);
-    let route = if judge(&relaxed) && is_simple(&relaxed) {
-        relaxed
-    } else {
-        route
-    };
+    let mut tries = Vec::with_capacity(2);
+    if judge(&relaxed) && is_simple(&relaxed) {
+        tries.push(relaxed);
+    }
+    tries.push(route);
+    let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
+    let need = 0.6 * settings.min_clearance;
+    let mut finish = |route: Vec<Point>| -> Result<_, Refusal> {
+        // Two spots close together: the new spot, near half the arc length, needs its disc
+        // clear of both, so a route too short for it bows out to one side.
+        let route = if a != b {
+            bow_out(&route, &grid, &scene, (ca, ra), (cb, rb), &|r| {
+                judge(r)
+                    && is_simple(r)
+                    && marked::keeps_its_sides(r, &scene, analysis, (&t_from, &t_to))
+            })
+        } else {
+            route
+        };
 
-    // Two spots close together: the new spot, near half the arc length, needs its disc clear
-    // of both, so a route too short for it bows out to one side.
-    let route = if a != b {
-        bow_out(&route, &grid, &scene, (ca, ra), (cb, rb), &|r| {
-            judge(r)
-                && is_simple(r)
-                && marked::keeps_its_sides(r, &scene, analysis, (&t_from, &t_to))
-        })
-    } else {
-        route
-    };
-
-    // Ports, fit, certificate.
-    let stub = ra.max(rb) + 0.5 * scene.d0;
-    let away = |p: &Point, c: Point| (p - c).norm() > 2.0 * stub;
-    let first = route.iter().find(|p| away(p, ca)).copied().unwrap_or(cb);
-    let last = route
-        .iter()
-        .rev()
-        .find(|p| away(p, cb))
-        .copied()
-        .unwrap_or(ca);
-    let (mut wa, mut wb): (Vector, Vector) = (first - ca, last - cb);
-    if wa.norm() < 1e-9 || wb.norm() < 1e-9 {
-        // A route that never leaves the spots' neighbourhood: its own first and last legs.
-        wa = route[1] - ca;
-        wb = route[route.len() - 2] - cb;
+        // Ports, fit, certificate.
+        let stub = ra.max(rb) + 0.5 * scene.d0;
+        let away = |p: &Point, c: Point| (p - c).norm() > 2.0 * stub;
+        let first = route.iter().find(|p| away(p, ca)).copied().unwrap_or(cb);
+        let last = route
+            .iter()
+            .rev()
+            .find(|p| away(p, cb))
+            .copied()
+            .unwrap_or(ca);
+        let (mut wa, mut wb): (Vector, Vector) = (first - ca, last - cb);
         if wa.norm() < 1e-9 || wb.norm() < 1e-9 {
-            return Err(Refusal::Fit("the route does not leave its spot".into()));
+            // A route that never leaves the spots' neighbourhood: its own first and last legs.
+            wa = route[1] - ca;
+            wb = route[route.len() - 2] - cb;
+            if wa.norm() < 1e-9 || wb.norm() < 1e-9 {
+                return Err(Refusal::Fit("the route does not leave its spot".into()));
+            }
+        }
+        let (ua, ub) = if same_corner {
+            fit::loop_ports(sector_a, wa, wb)
+        } else {
+            (fit::port(sector_a, wa), fit::port(sector_b, wb))
+        };
+        let pts = fit::with_stubs(&route, (ca, ua), (cb, ub), stub, 3.0);
+        observer(&pts);
+        let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
+        let cut_at = new_spot_at(&spline, &grid, &scene, (ca, ra), (cb, rb), need);
+        let clearance =
+            fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
+                Refusal::Certificate {
+                    clearance: c.clearance,
+                    needed: need,
+                    spots: c.spots,
+                    curves: c.curves,
+                }
+            })?;
+        let curve_pts = refined_polygon(&spline, 0.25, 16.0)
+            .map(|p| p.points().to_vec())
+            .map_err(|e| Refusal::Fit(e.to_string()))?;
+        if !judge(&curve_pts) {
+            return Err(Refusal::WrongEnclosure {
+                words: format!("{a} -> {b}"),
+                detail: "the fitted curve sorts the boundaries differently from its route".into(),
+            });
+        }
+        Ok((pts, spline, cut_at, clearance, curve_pts))
+    };
+    let mut first_refusal = None;
+    let mut done = None;
+    for route in tries {
+        match finish(route) {
+            Ok(x) => {
+                done = Some(x);
+                break;
+            }
+            Err(e) => {
+                first_refusal.get_or_insert(e);
+            }
         }
     }
-    let (ua, ub) = if same_corner {
-        fit::loop_ports(sector_a, wa, wb)
-    } else {
-        (fit::port(sector_a, wa), fit::port(sector_b, wb))
+    let Some((pts, spline, cut_at, clearance, curve_pts)) = done else {
+        return Err(first_refusal.expect("a route was tried"));
     };
-    let pts = fit::with_stubs(&route, (ca, ua), (cb, ub), stub, 3.0);
-    observer(&pts);
-    let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
-    let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
-    let need = 0.6 * scene.d0;
-    let cut_at = new_spot_at(&spline, &grid, &scene, (ca, ra), (cb, rb));
-    let clearance =
-        fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
-            Refusal::Certificate {
-                clearance: c.clearance,
-                needed: need,
-                spots: c.spots,
-                curves: c.curves,
-            }
-        })?;
-    let curve_pts = refined_polygon(&spline, 0.25, 16.0)
-        .map(|p| p.points().to_vec())
-        .map_err(|e| Refusal::Fit(e.to_string()))?;
-    if !judge(&curve_pts) {
-        return Err(Refusal::WrongEnclosure {
-            words: format!("{a} -> {b}"),
-            detail: "the fitted curve sorts the boundaries differently from its route".into(),
-        });
-    }
     // The move the curve draws.
     let side_a: Vec<BoundaryId> = match (&plan.want, &enclosure) {
         (Want::SideA(s), _) => s.clone(),
@@ -1049,6 +1108,7 @@ fn new_spot_at(
     scene: &Scene,
     (ca, ra): (Point, f64),
     (cb, rb): (Point, f64),
+    need: f64,
 ) -> f64 {
     let Ok(poly) = refined_polygon(spline, 0.25, 16.0) else {
         return 0.5 * sprouts_geom::approx::arc_length(spline, 1e-3).unwrap_or(0.0);
@@ -1061,6 +1121,7 @@ fn new_spot_at(
     let total = arc[arc.len() - 1];
     let middle = 0.5 * total;
     let comfort = scene.rho / std::f64::consts::SQRT_2;
+    let r_new = scene.spots.first().map_or(5.0, |s| s.2);
     let mut best = (f64::NEG_INFINITY, middle);
     for (i, &p) in pts.iter().enumerate() {
         let s = arc[i];
@@ -1077,8 +1138,15 @@ fn new_spot_at(
                 room = room.min((p - q).norm());
             }
         }
-        // A pixel of room is worth 20 pixels along the curve.
-        let score = room - 0.05 * (s - middle).abs();
+        // A pixel of room is worth 20 pixels along the curve; a place where the new spot's
+        // disc would fail the certificate (`need` from every spot, the end spots too, and
+        // `need / 2` from every curve, the room measured on the grid less a cell) only if there
+        // is no other, the least bad.
+        let mut margin = grid.room_at(p) - r_new - 0.5 * need - grid.cell;
+        for &(_, c, rs) in &scene.spots {
+            margin = margin.min((p - c).norm() - rs - r_new - need);
+        }
+        let score = room - 0.05 * (s - middle).abs() + 1000.0 * margin.min(0.0);
         if score > best.0 {
             best = (score, s);
         }
@@ -2033,5 +2101,50 @@ mod naming_tests {
             &asked,
         );
         assert!(matches!(e, Refusal::NoLife(_)));
+    }
+}
+
+#[cfg(test)]
+mod tight_tests {
+    use super::*;
+    use crate::drawing::{Settings, WorldSize};
+
+    /// A window 11 px high (less than `2 d0`) with two seeds: the free space at `d0` has no
+    /// way between them, the one at the tight clearances has, and the curve drawn keeps the
+    /// certificate's `0.6 d0` from the window's edges.
+    #[test]
+    fn a_corridor_narrower_than_two_d0_is_drawn_at_a_tight_clearance() {
+        let settings = Settings::default();
+        let d0 = settings.min_clearance;
+        let mut board = Board::new(2, WorldSize::new(300.0, 11.0), settings).expect("a board");
+        let pos = board.position().clone();
+        let mv = pos
+            .moves()
+            .find(|m| m.describe(&pos) == "1 -> 2")
+            .expect("a move");
+        let plan = Plan {
+            from: mv.from(),
+            to: mv.to(),
+            want: Want::Any,
+            stroke: None,
+        };
+        let at_d0 = prepare_at(&board, &plan, 1.0, &mut |_| {});
+        assert!(
+            matches!(
+                at_d0,
+                Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))
+            ),
+            "{:?}",
+            at_d0.err()
+        );
+        let drawn = board.draw_move(&mv, &mut |_| {}).expect("drawn tight");
+        assert!(drawn.clearance >= 0.6 * d0, "{}", drawn.clearance);
+        for p in &drawn.route {
+            assert!(
+                p.y >= 0.6 * d0 - 1e-9 && p.y <= 11.0 - 0.6 * d0 + 1e-9,
+                "{p:?}"
+            );
+        }
+        assert_eq!(board.moves().len(), 1);
     }
 }

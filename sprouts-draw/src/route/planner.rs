@@ -32,6 +32,8 @@ pub(crate) struct Scene {
     pub d0: f64,
     pub rho: f64,
     pub spots: Vec<(SpotId, Point, f64)>,
+    /// The lives of each spot of `spots` (3 less its degree), empty if not known.
+    pub spot_lives: Vec<u8>,
     /// Each curve's end spots and its polyline (a refined control polygon, within a quarter
     /// pixel of the curve).
     pub curves: Vec<(SpotId, SpotId, Vec<Point>)>,
@@ -66,6 +68,11 @@ impl Scene {
                 .spots()
                 .iter()
                 .map(|s| (s.id, s.centre, s.radius))
+                .collect(),
+            spot_lives: drawing
+                .spots()
+                .iter()
+                .map(|s| 3u8.saturating_sub(drawing.degree(s.id).min(3) as u8))
                 .collect(),
             curves,
         }
@@ -144,6 +151,8 @@ pub(crate) type Cell = u32;
 const CLEARANCE_WEIGHT: f64 = 2.0;
 /// The clearance beyond which a step costs its length, in units of the comfort distance `D`.
 const CLEARANCE_REACH: f64 = 2.0;
+/// The room kept round a spot with lives, for the step cost, in units of `D`.
+const LIVE_SPOT_ROOM: f64 = 0.5;
 
 const NEIGHBOURS: [(i32, i32); 8] = [
     (1, 0),
@@ -320,6 +329,33 @@ impl FreeGrid {
             .zip(&allowed)
             .map(|(&c, &a)| a && c >= d0)
             .collect();
+        // Room kept round spots with lives (for the cost only): a way passing within
+        // `LIVE_SPOT_ROOM D` of one costs as if it passed at the spot's disc, so that curves
+        // leave room round the spots later moves start from (a curve wrapped round a live spot
+        // at `2 d0` leaves it a pocket no loop fits in).
+        let comfort = scene.rho / std::f64::consts::SQRT_2;
+        let keep = LIVE_SPOT_ROOM * comfort;
+        for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
+            if term_ids.contains(&id) || scene.spot_lives.get(k).is_none_or(|&l| l == 0) {
+                continue;
+            }
+            if wall_clear.is_empty() {
+                wall_clear = vec![f32::INFINITY; nx * ny];
+            }
+            let reach = r + keep + capd;
+            let (i0, i1) = range(c.x - reach, c.x + reach, nx);
+            let (j0, j1) = range(c.y - reach, c.y + reach, ny);
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    let p = centre_of(cell, i, j);
+                    let w = ((p - c).norm() - r - keep).max(0.0) as f32;
+                    let at = j * nx + i;
+                    if w < wall_clear[at] {
+                        wall_clear[at] = w;
+                    }
+                }
+            }
+        }
         let mut grid = FreeGrid {
             cell,
             nx,
@@ -333,7 +369,6 @@ impl FreeGrid {
             room: Vec::new(),
         };
         grid.room = grid.distance_transform(&[]);
-        let comfort = scene.rho / std::f64::consts::SQRT_2;
         let reach = CLEARANCE_REACH * comfort;
         if wall_clear.is_empty() {
             grid.prefer_clearance(CLEARANCE_WEIGHT, reach);

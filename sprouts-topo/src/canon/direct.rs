@@ -10,7 +10,7 @@
 //! 1 to 4 seeds and on random games (`tests` below and the `reference` mode's proptest).
 
 use super::render::push_seed_run;
-use super::shape::{LABEL_BASE, Shape};
+use super::shape::Shape;
 use crate::key::least_rotation;
 
 /// The most spots a land named directly may have (larger ones take the tree path).
@@ -41,8 +41,12 @@ impl DirectScratch {
         }
         let (bs, be) = (shape.reg[rs] as usize, shape.reg[rs + 1] as usize);
         let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-        if te - ts > MAX_TOKENS || shape.toks[ts..te].iter().any(|&t| t >= LABEL_BASE) {
+        if te - ts > MAX_TOKENS || shape.land_labels[land + 1] > shape.land_labels[land] {
             return false;
+        }
+        if be - bs <= SHORT_BOUNDARIES && (bs..be).all(|b| shape.bnd[b + 1] - shape.bnd[b] <= 2) {
+            short_boundaries(shape, bs, be, out);
+            return true;
         }
         self.words.clear();
         self.straight.clear();
@@ -113,6 +117,57 @@ impl DirectScratch {
             k += 1;
         }
         true
+    }
+}
+
+/// The most boundaries of a land written by [`short_boundaries`].
+const SHORT_BOUNDARIES: usize = 16;
+
+/// Writes a land of one region whose boundaries have one or two spots each, none labelled (most
+/// lands named directly: `0`, `22`, `0.2`, `12`, `0*2`). Such a boundary reads the same
+/// reversed up to rotation, and its least rotation (a bag's order, too) is its spots in
+/// increasing class; as an integer `16 * first + 1 + second` (or `16 * first` alone) it sorts
+/// like the word. So the form is those integers sorted and written out: what the general path
+/// writes for them (checked by the same tests against the tree).
+fn short_boundaries(shape: &Shape, bs: usize, be: usize, out: &mut String) {
+    let mut keys = [0u16; SHORT_BOUNDARIES];
+    let n = be - bs;
+    for (k, b) in (bs..be).enumerate() {
+        let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
+        let key = match *toks {
+            [a] => (a as u16) << 4,
+            [a, c] => ((a.min(c) as u16) << 4) | (a.max(c) as u16 + 1),
+            _ => unreachable!("boundaries of one or two spots"),
+        };
+        // Insertion into the sorted prefix.
+        let mut j = k;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+    }
+    let mut k = 0;
+    while k < n {
+        if k > 0 {
+            out.push('.');
+        }
+        if keys[k] == 0 {
+            // A run of lone seeds (the word `0`).
+            let mut run = 1u32;
+            k += 1;
+            while k < n && keys[k] == 0 {
+                run += 1;
+                k += 1;
+            }
+            push_seed_run(out, run);
+            continue;
+        }
+        out.push((b'0' + (keys[k] >> 4) as u8) as char);
+        if keys[k] & 15 != 0 {
+            out.push((b'0' + (keys[k] & 15) as u8 - 1) as char);
+        }
+        k += 1;
     }
 }
 

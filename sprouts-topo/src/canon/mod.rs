@@ -448,10 +448,7 @@ impl Canonicalizer {
             budget.exceeded |= was_exceeded;
             self.lands.push((start, self.buf.len() as u32));
         }
-        let buf = &self.buf;
-        self.lands.sort_unstable_by(|&(s1, e1), &(s2, e2)| {
-            buf[s1 as usize..e1 as usize].cmp(&buf[s2 as usize..e2 as usize])
-        });
+        sort_lands(self.buf.as_bytes(), &mut self.lands);
         for (k, &(s, e)) in self.lands.iter().enumerate() {
             if k > 0 {
                 out.push('+');
@@ -503,6 +500,28 @@ impl Canonicalizer {
     }
 }
 
+/// Sorts the lands' forms (ranges of `buf`, none empty) as strings: an insertion sort (a form
+/// has a few lands) whose comparisons look at the first byte before comparing whole slices.
+fn sort_lands(buf: &[u8], lands: &mut [(u32, u32)]) {
+    let cmp = |a: (u32, u32), b: (u32, u32)| {
+        let (x, y) = (
+            &buf[a.0 as usize..a.1 as usize],
+            &buf[b.0 as usize..b.1 as usize],
+        );
+        match x.first().cmp(&y.first()) {
+            std::cmp::Ordering::Equal => x.cmp(y),
+            o => o,
+        }
+    };
+    for i in 1..lands.len() {
+        let mut j = i;
+        while j > 0 && cmp(lands[j - 1], lands[j]) == std::cmp::Ordering::Greater {
+            lands.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// The lands always remembered have at most this many spots (counted with repeats).
 const SMALL_LAND_TOKENS: usize = 16;
 
@@ -523,12 +542,8 @@ fn land_key(shape: &Shape, l: usize, mode: KeyOptions, key: &mut Vec<u32>) {
     let (bs, be) = (shape.reg[rs] as usize, shape.reg[re] as usize);
     let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
     // Labels of a land are a contiguous range; number them from its least.
-    let base = shape.toks[ts..te]
-        .iter()
-        .filter(|&&t| t >= shape::LABEL_BASE)
-        .min()
-        .copied()
-        .unwrap_or(0);
+    let base = shape::LABEL_BASE + shape.land_labels[l];
+    key.reserve(te - ts + (be - bs) + (re - rs));
     for r in rs..re {
         key.push(u32::MAX);
         for b in shape.reg[r] as usize..shape.reg[r + 1] as usize {
@@ -643,7 +658,13 @@ impl Position {
                 Some(k) => k,
                 None => {
                     roots.push(root);
-                    parts.push(Position::empty_with_next(self.next));
+                    let mut part = Position::empty_with_next(self.next);
+                    // Room for every spot and corner at once (the tables then never grow).
+                    part.lives.reserve(self.lives.len());
+                    part.corners.reserve(self.corners.len());
+                    part.bnd.reserve(self.bnd.len());
+                    part.reg.reserve(nr + 1);
+                    parts.push(part);
                     roots.len() - 1
                 }
             };

@@ -113,6 +113,9 @@ pub(crate) struct Shape {
     pub(crate) bag: Vec<bool>,
     /// The class of every label (labels are numbered from 0 over the whole shape).
     pub(crate) label_class: Vec<u8>,
+    /// Land `l`'s labels are `land_labels[l]..land_labels[l + 1]` (labels are numbered in
+    /// order of first appearance, land by land).
+    pub(crate) land_labels: Vec<u32>,
 }
 
 /// What building a shape keeps per spot (one record per spot index, so that one lookup finds all).
@@ -292,6 +295,7 @@ pub(crate) fn build(
 /// kept, its spots pushed and counted as they are met. Dead regions and stumps cost one lookup
 /// per corner and nothing else; no occurrence counts are reset (a spot's record is fresh when its
 /// build number is not this build's). Returns whether a kept region has two or three lives.
+/// (`kept_bag` is left empty: [`emit`] works the bags out itself.)
 #[inline(never)]
 fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
     scratch.kept.clear();
@@ -383,7 +387,6 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
             }
             if kept.len() > start {
                 kept_bnd.push(kept.len() as u32);
-                scratch.kept_bag.push(false);
             }
         }
         if kept_bnd.len() > bnd_start {
@@ -409,6 +412,8 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     shape.reg.push(0);
     shape.land.clear();
     shape.land.push(0);
+    shape.land_labels.clear();
+    shape.land_labels.push(0);
     shape.bag.clear();
     shape.label_class.clear();
     let lives_of = pos.lives.as_slice();
@@ -488,6 +493,7 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
         let r = scratch.order[k] as usize;
         if k > 0 && scratch.land_of[r] != scratch.land_of[scratch.order[k - 1] as usize] {
             shape.land.push(shape.reg.len() as u32 - 1);
+            shape.land_labels.push(n_labels);
         }
         let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
         if merge && (2..=3).contains(&scratch.region_lives[r]) {
@@ -547,6 +553,7 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     }
     if nr > 0 {
         shape.land.push(shape.reg.len() as u32 - 1);
+        shape.land_labels.push(n_labels);
     }
 }
 
@@ -659,6 +666,8 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     shape.reg.push(0);
     shape.land.clear();
     shape.land.push(0);
+    shape.land_labels.clear();
+    shape.land_labels.push(0);
     shape.bag.clear();
     shape.label_class.clear();
     // Lands: regions joined by a labelled spot met in both.
@@ -694,6 +703,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     for (k, &r) in scratch.order.iter().enumerate() {
         if k > 0 && scratch.land_of[r as usize] != scratch.land_of[scratch.order[k - 1] as usize] {
             shape.land.push(shape.reg.len() as u32 - 1);
+            shape.land_labels.push(n_labels);
         }
         let r = r as usize;
         for b in scratch.kept_reg[r] as usize..scratch.kept_reg[r + 1] as usize {
@@ -724,6 +734,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     }
     if nr > 0 {
         shape.land.push(shape.reg.len() as u32 - 1);
+        shape.land_labels.push(n_labels);
     }
 }
 

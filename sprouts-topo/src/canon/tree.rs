@@ -116,6 +116,19 @@ struct Trav {
     code: Vec<u32>,
 }
 
+impl Trav {
+    /// Makes `self` a copy of `o`, reusing its tables (no allocation once they are large enough).
+    fn copy_from(&mut self, o: &Trav) {
+        self.names.clone_from(&o.names);
+        self.next_name = o.next_name;
+        self.disc.clone_from(&o.disc);
+        self.queue.clone_from(&o.queue);
+        self.qi = o.qi;
+        self.next_tag = o.next_tag;
+        self.code.clone_from(&o.code);
+    }
+}
+
 /// Scratch space for canonising lands.
 #[derive(Default, Debug)]
 pub(crate) struct TreeScratch {
@@ -167,6 +180,8 @@ pub(crate) struct TreeScratch {
     /// every comparison (the reference the shortcuts are tested against).
     pub(crate) reference: bool,
     other: Vec<u32>,
+    /// Walks kept for branching (reused, see `run`).
+    pool: Vec<Trav>,
     /// Scratch for counting sorts.
     fill: Vec<u32>,
 }
@@ -364,18 +379,11 @@ impl TreeScratch {
         self.rbnd.push(self.nb as u32);
         // Labels of this land form a contiguous range of label numbers.
         let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-        let mut lo = u32::MAX;
-        let mut hi = 0u32;
-        for &t in &shape.toks[ts..te] {
-            if t >= LABEL_BASE {
-                lo = lo.min(t - LABEL_BASE);
-                hi = hi.max(t - LABEL_BASE + 1);
-            }
-        }
-        if lo == u32::MAX {
-            lo = 0;
-            hi = 0;
-        }
+        let (lo, hi) = if shape.land_labels[land] == shape.land_labels[land + 1] {
+            (0, 0)
+        } else {
+            (shape.land_labels[land], shape.land_labels[land + 1])
+        };
         self.label_base = lo;
         self.nl = (hi - lo) as usize;
         self.lclass.clear();
@@ -830,6 +838,28 @@ impl TreeScratch {
             // classes in order. Which orders are readings is worked out when one is used.
             self.best_blind.clear();
             let toks = self.toks(ctx, b);
+            if toks.len() <= 8 && !self.reference {
+                // (A bag has at most three spots.) One sort of small integers: an anonymous
+                // spot is its class, a label `256 +` its class, so anonymous spots come first.
+                let mut keys = [0u16; 8];
+                for (k, &t) in toks.iter().enumerate() {
+                    let key = if t < LABEL_BASE {
+                        t as u16
+                    } else {
+                        256 + u16::from(self.class_of(t))
+                    };
+                    let mut j = k;
+                    while j > 0 && keys[j - 1] > key {
+                        keys[j] = keys[j - 1];
+                        j -= 1;
+                    }
+                    keys[j] = key;
+                }
+                self.best_blind
+                    .extend(keys[..toks.len()].iter().map(|&k| k as u8));
+                rots.push(BAG_ALL);
+                return rots;
+            }
             let mut anon: SmallVec<[u8; 4]> = SmallVec::new();
             let mut lab: SmallVec<[u8; 4]> = SmallVec::new();
             for &t in toks {
@@ -848,6 +878,36 @@ impl TreeScratch {
         }
         let toks = self.toks(ctx, b);
         let m = toks.len();
+        if m <= 8 && !self.reference {
+            // Short words (nearly all): each rotation's blind word packed into one integer,
+            // most significant byte first, so integer order is word order.
+            let mut x = 0u64;
+            for k in 0..m {
+                x = x << 8 | u64::from(self.class_of(Self::at(toks, ctx.mirror, 0, k)));
+            }
+            let mask = if m == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * m)) - 1
+            };
+            let rotated = |r: usize| {
+                if r == 0 {
+                    x
+                } else {
+                    (x << (8 * r) | x >> (8 * (m - r))) & mask
+                }
+            };
+            let least = (0..m).map(rotated).min().unwrap_or(0);
+            for r in 0..m {
+                if rotated(r) == least {
+                    rots.push(r as u32);
+                }
+            }
+            self.best_blind.clear();
+            self.best_blind
+                .extend((0..m).rev().map(|k| (least >> (8 * k)) as u8));
+            return rots;
+        }
         self.blind.clear();
         for k in 0..m {
             let t = Self::at(toks, ctx.mirror, 0, k);
@@ -1108,11 +1168,15 @@ impl TreeScratch {
             }
             // The options: a boundary of that batch and a reading, with the least word.
             let mut options: SmallVec<[(u32, u32); 4]> = SmallVec::new();
+            // The readings of the batch's bags, kept for taking them (the names do not change
+            // before an option is taken).
+            let mut bag_cache: SmallVec<[(u32, BagPlans); 2]> = SmallVec::new();
             self.best_word.clear();
             for q in t.qi..end {
                 let b = t.queue[q].0 as usize;
                 if self.is_bag(ctx, b) {
                     let plans = self.bag_plan(ctx, Some(&t.names), b);
+                    bag_cache.push((q as u32, plans));
                     for rd in 0..usize::from(plans.count) {
                         let ord =
                             self.build_word(t, plans.order(rd), false, 0, !options.is_empty());
@@ -1134,33 +1198,38 @@ impl TreeScratch {
                     self.consider(ord, q, rd, &mut options);
                 }
             }
+            let cached = |q: u32| bag_cache.iter().find(|&&(c, _)| c == q).map(|(_, p)| *p);
             if options.len() == 1 || !budget.can_branch() {
                 let (q, rot) = options[0];
-                self.take(ctx, t, q as usize, rot as usize);
+                self.take_planned(ctx, t, q as usize, rot as usize, cached(q).as_ref());
                 if !check_bound(&t.code, bound) {
                     return false;
                 }
                 continue;
             }
-            // Branch: finish the walk for every tied option and keep the least code.
-            let mut best: Option<Trav> = None;
+            // Branch: finish the walk for every tied option and keep the least code. The
+            // copies of the walk come from a pool (`copy_from` reuses their tables), so
+            // branching allocates nothing once the pool is warm.
+            let mut best = self.pool.pop().unwrap_or_default();
+            let mut have = false;
+            let mut u = self.pool.pop().unwrap_or_default();
             for &(q, rot) in &options {
-                let mut u = t.clone();
-                self.take(ctx, &mut u, q as usize, rot as usize);
+                u.copy_from(t);
+                self.take_planned(ctx, &mut u, q as usize, rot as usize, cached(q).as_ref());
                 let mut b = *bound;
                 let ok = check_bound(&u.code, &mut b) && self.run(ctx, &mut u, &mut b, budget);
                 budget.spend(u.code.len());
-                if ok && best.as_ref().is_none_or(|b| u.code < b.code) {
-                    best = Some(u);
+                if ok && (!have || u.code < best.code) {
+                    std::mem::swap(&mut best, &mut u);
+                    have = true;
                 }
             }
-            match best {
-                Some(b) => {
-                    *t = b;
-                    return true;
-                }
-                None => return false,
+            self.pool.push(u);
+            if have {
+                std::mem::swap(t, &mut best);
             }
+            self.pool.push(best);
+            return have;
         }
         true
     }
@@ -1259,6 +1328,31 @@ impl TreeScratch {
         t.qi += 1;
         t.code.push(BND);
         self.emit_word(ctx, t, b, rd);
+        self.push_region_code(t, self.breg[b] as usize);
+    }
+
+    /// Reads queue entry `q` next in reading `rd`: of `plans` when given (the entry is a bag
+    /// whose readings are known), as [`TreeScratch::take`] otherwise.
+    fn take_planned(
+        &mut self,
+        ctx: Ctx<'_>,
+        t: &mut Trav,
+        q: usize,
+        rd: usize,
+        plans: Option<&BagPlans>,
+    ) {
+        let Some(plans) = plans.filter(|_| !self.reference) else {
+            self.take(ctx, t, q, rd);
+            return;
+        };
+        t.queue.swap(t.qi, q);
+        t.queue[t.qi].1 = NONE;
+        let b = t.queue[t.qi].0 as usize;
+        t.qi += 1;
+        t.code.push(BND);
+        for &tok in plans.order(rd.min(usize::from(plans.count) - 1)) {
+            self.emit_token(t, tok);
+        }
         self.push_region_code(t, self.breg[b] as usize);
     }
 
