@@ -344,3 +344,118 @@ fn a_curve_between_the_corners_of_a_loop_round_a_far_seed() {
         (0, 1),
     );
 }
+
+/// A debugging aid: draws every legal move with the words `ROUTE_WORDS` on the saved board
+/// `ROUTE_BOARD` (e.g. a game written by `sprouts selfplay --draw --svg DIR`, which stops at
+/// its first refused move) and prints each one's index among the position's moves (for
+/// `ROUTE_REPLAY` in `route_games`), corners and outcome.
+#[test]
+#[ignore = "a debugging aid"]
+fn draw_words_on_a_saved_board() {
+    let (Ok(path), Ok(words)) = (std::env::var("ROUTE_BOARD"), std::env::var("ROUTE_WORDS")) else {
+        return;
+    };
+    let text = std::fs::read_to_string(&path).expect("a saved board");
+    let board = Board::from_json(&text).expect("a board");
+    let pos = board.position().clone();
+    for (k, mv) in pos.moves().enumerate() {
+        if mv.describe(&pos) != words {
+            continue;
+        }
+        let mut b = board.clone();
+        let outcome = match b.draw_move(&mv, &mut |_| {}) {
+            Ok(d) => format!("drawn by {:?}", d.method),
+            Err(e) => e.detail(),
+        };
+        eprintln!(
+            "move {k} (corners {:?} -> {:?}): {outcome}",
+            mv.from(),
+            mv.to()
+        );
+    }
+}
+
+/// Draws the move with these words and corner indices on a saved board (a fixture written
+/// from a game that stopped at that move); `Ok` if it was drawn and read back to the intended
+/// position, the refusal otherwise (after checking it left the board as it was).
+fn draw_on_fixture(json: &str, words: &str, corners: (u32, u32)) -> Result<(), String> {
+    let mut board = Board::from_json(json).expect("a saved board");
+    let pos = board.position().clone();
+    let mv = find_move(&board, words, corners);
+    let intended = pos.play(&mv).expect("a legal move");
+    let before = board.to_json();
+    match board.draw_move(&mv, &mut |_| {}) {
+        Ok(_) => {
+            let got = board.position();
+            assert!(
+                got.game_key() == intended.game_key()
+                    || got.canonical_unreduced() == intended.canonical_unreduced(),
+                "{words} read back wrong"
+            );
+            Ok(())
+        }
+        Err(e) => {
+            assert_eq!(board.to_json(), before, "a refusal changed the board");
+            Err(format!("{e:?}"))
+        }
+    }
+}
+
+/// Loops round one far seed, refused for their enclosure in 6-spot parity games (`selfplay
+/// --spots 6 --p1 parity-fast:depth=1 --p2 parity-fast:depth=1 --seed 7`, games 6 and 12).
+/// In the first, spot 3 has one curve and 6 is reached only round the far end of the path
+/// from 3: the wall along the sector's bisector led the way to 6 back over the spot, which
+/// shut one side of the spot, and the parity search's route round 6 crossed itself. In the
+/// second, 3 is a seed and the way to 6 passes a narrow place beside a small loop, where the
+/// two strands and a thick wall do not fit. The walls now go out in a direction whose way
+/// does not come back over the spot, and thin walls are a last try.
+#[test]
+fn loops_round_a_far_seed() {
+    let one_curve = include_str!("fixtures/loop-round-a-far-seed-one-curve.json");
+    assert_eq!(
+        draw_on_fixture(one_curve, "3 -> 3 enclosing 6", (5, 5)),
+        Ok(())
+    );
+    let seed = include_str!("fixtures/loop-at-a-seed-round-a-far-seed.json");
+    assert_eq!(draw_on_fixture(seed, "3 -> 3 enclosing 6", (0, 0)), Ok(()));
+}
+
+/// A loop at a seed round two boundaries (a 7-spot random game of `route_games`'s classify
+/// table), once refused for its enclosure: the wall straight towards the nearest boundary
+/// turned, along its way, away from the side the ends were sorted by.
+#[test]
+fn a_loop_at_a_seed_round_two_boundaries() {
+    let json = include_str!("fixtures/loop-at-a-seed-round-two-boundaries.json");
+    assert_eq!(
+        draw_on_fixture(json, "6 -> 6 enclosing 7-8, 9-5", (0, 0)),
+        Ok(())
+    );
+}
+
+/// Two spots 30 px apart joined by a curve, in a narrow wedge (an 8-spot random game): the
+/// route bowed out for the new spot's room went to the other side of their curve just outside
+/// the spots' discs, which the certificate did not look at there, and the picture's check
+/// refused the crossing. The bow now keeps its corners and crosses no curve, and the
+/// certificate refuses a crossing outside the discs: the move is refused for its clearance
+/// (the wedge is too narrow for the new spot), as the picture's check would.
+#[test]
+fn a_bowed_route_keeps_to_its_side_of_the_curve_between_close_spots() {
+    let json = include_str!("fixtures/close-spots-bowed-across-their-curve.json");
+    match draw_on_fixture(json, "23 -> 4 enclosing nothing", (9, 10)) {
+        Ok(()) => {}
+        Err(e) => assert!(e.starts_with("Certificate"), "{e}"),
+    }
+}
+
+/// A loop at a seed at the end of a pocket (an 8-spot parity game): its wall pointed into
+/// the pocket's end, where no cell has room, so one side of the wall had no cell to leave
+/// from and the move was refused for no room at the spot. A short wall in a direction with
+/// room is tried now.
+#[test]
+fn a_loop_at_a_seed_at_the_end_of_a_pocket() {
+    let json = include_str!("fixtures/loop-at-a-seed-at-the-end-of-a-pocket.json");
+    assert_eq!(
+        draw_on_fixture(json, "4 -> 4 enclosing nothing", (0, 0)),
+        Ok(())
+    );
+}

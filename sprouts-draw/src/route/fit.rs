@@ -271,6 +271,15 @@ pub(crate) fn certify(
                 }
             }
             if need_here == f64::NEG_INFINITY {
+                // Except a crossing outside the spots' discs: the new curve on the other side
+                // of a curve at its end spot, which the picture's check refuses.
+                let out = |x: Point| end_spots.iter().all(|&(_, c, r)| (x - c).norm() > r);
+                if [p, q, seg.a, seg.b].into_iter().all(out)
+                    && certified::segments_intersect(p, q, seg.a, seg.b)
+                {
+                    curves.push(CurveId(ci));
+                    least = least.min(0.0);
+                }
                 continue;
             }
             let d = seg_seg(p, q, seg.a, seg.b) - eps - 0.25;

@@ -9,10 +9,11 @@
 //! [`crate::Analysis`]), outside otherwise. A loop through one corner has no arc: then `B_a` is
 //! the side of the loop away from the rest of `B` (either side for a spot with no curve).
 
-use sprouts_geom::{Point, certified, signed_area};
+use sprouts_geom::{Point, Vector, certified, signed_area};
 use sprouts_topo::{BoundaryId, Corner, Position};
 
-use super::planner::{Ray, Scene};
+use super::Wall;
+use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal};
 use crate::analyse::{Analysis, BoundaryPicture};
 
 /// How the `B_a` side of a route is decided.
@@ -181,4 +182,171 @@ impl Enclosure {
         let arc_parity = ray.parity(&self.arc);
         (ray, arc_parity)
     }
+}
+
+/// Whether a route drawn straight from spot to spot (as a route bowed out between two close
+/// spots is) keeps to the move's sides: it leaves and arrives through the corners asked for
+/// (`Analysis::corner_at` of its first and last legs) and, outside the two end spots' discs,
+/// crosses no curve of the picture. Near an end spot the certificate leaves the curves that
+/// meet there to the picture's own check; a route that passes to the other side of such a
+/// curve just outside the disc would pass the certificate and be refused by that check.
+pub(crate) fn keeps_its_sides(
+    route: &[Point],
+    scene: &Scene,
+    analysis: &Analysis,
+    (from, to): (&Terminal, &Terminal),
+) -> bool {
+    let n = route.len();
+    if n < 2 {
+        return false;
+    }
+    let corner_ok = |t: &Terminal, p: Point| {
+        analysis
+            .corner_at(t.spot, p)
+            .is_some_and(|c| t.corners.contains(&c))
+    };
+    if !corner_ok(from, route[1]) || !corner_ok(to, route[n - 2]) {
+        return false;
+    }
+    // The route outside the discs: each leg clipped to the parts farther than the radius from
+    // both end spots' centres (a leg inside a disc is the spot's own business).
+    let outside =
+        |p: Point| (p - from.centre).norm() > from.radius && (p - to.centre).norm() > to.radius;
+    let clip = |p: Point, q: Point| -> Option<(Point, Point)> {
+        // Bisect towards the first outside point from each end (a disc cuts a short leg once).
+        let (po, qo) = (outside(p), outside(q));
+        let cut = |inside: Point, out: Point| {
+            let (mut lo, mut hi) = (inside, out);
+            for _ in 0..40 {
+                let m = lo + (hi - lo) * 0.5;
+                if outside(m) {
+                    hi = m;
+                } else {
+                    lo = m;
+                }
+            }
+            hi
+        };
+        match (po, qo) {
+            (true, true) => Some((p, q)),
+            (false, true) => Some((cut(p, q), q)),
+            (true, false) => Some((p, cut(q, p))),
+            (false, false) => None,
+        }
+    };
+    let legs: Vec<(Point, Point)> = route.windows(2).filter_map(|w| clip(w[0], w[1])).collect();
+    scene.curves.iter().all(|(_, _, pts)| {
+        pts.windows(2).all(|s| {
+            legs.iter()
+                .all(|&(p, q)| !certified::segments_intersect(p, q, s[0], s[1]))
+        })
+    })
+}
+
+/// The walls of a loop through one corner of a spot with curves round marked boundaries (the
+/// barrier tree of spec 3.3 drawn along ways with room): a wall from the spot to a root
+/// `ra + 3 d0` out in a direction of the corner's sector, and from the root to each marked
+/// boundary's point along a way that keeps `3 d0` from everything (room for the wall and a
+/// strand of the loop on each side). Of five directions spread over the middle half of the
+/// sector, the one whose
+/// ways are shortest, among those whose ways never come back nearer the spot than the root:
+/// a way that turns back over the spot (the way to a far boundary round the end of the spot's
+/// own curve, say) closes the spot's sides, so that the loop cannot leave on one side of the
+/// wall. The sector's bisector wins ties. `None` when no direction has such ways; the wall
+/// direction is returned with the walls, each of half-width `hw`.
+pub(crate) fn loop_walls_round(
+    scene: &Scene,
+    analysis: &Analysis,
+    mask: &[Terminal],
+    (ca, ra): (Point, f64),
+    (ts, w): (f64, f64),
+    inside: &[Point],
+    hw: f64,
+) -> Option<(Vec<Wall>, Vector)> {
+    if inside.is_empty() {
+        return None;
+    }
+    let _span = tracing::debug_span!("loop_walls_round", marks = inside.len()).entered();
+    let mut wide = scene.clone();
+    wide.d0 = 3.0 * scene.d0;
+    let g = FreeGrid::new(&wide, analysis, mask, &[]);
+    // Open cells of the wide grid within `r` of `p`.
+    let near = |p: Point, r: f64| -> Vec<Cell> {
+        let k = (r / g.cell).ceil() as i64 + 1;
+        let mut out = Vec::new();
+        for dj in -k..=k {
+            for di in -k..=k {
+                let q = Point::new(p.x + di as f64 * g.cell, p.y + dj as f64 * g.cell);
+                if let Some(c) = g.cell_at(q)
+                    && g.open[c as usize]
+                    && (g.centre(c) - p).norm() <= r
+                {
+                    out.push(c);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    // One Dijkstra from each marked boundary (the ways are read backwards from the roots).
+    let fields: Vec<(Vec<f64>, Vec<Cell>)> = inside
+        .iter()
+        .map(|&p| {
+            let r = scene.spots.iter().find(|s| s.1 == p).map_or(0.0, |s| s.2);
+            let sources: Vec<(Cell, f64)> = near(p, r + wide.d0 + 2.0 * g.cell)
+                .into_iter()
+                .map(|c| (c, (g.centre(c) - p).norm()))
+                .collect();
+            g.dijkstra(&sources)
+        })
+        .collect();
+    let reach = ra + 3.0 * scene.d0;
+    let mut best: Option<(f64, Vec<Wall>, Vector)> = None;
+    // The bisector first, then outwards from it, so that it wins ties; at least a quarter of
+    // the sector from its edges (a wall nearer a curve at the spot leaves no room for the
+    // strand between them).
+    for k in [4, 3, 5, 2, 6] {
+        let t = ts + w * f64::from(k) / 8.0;
+        let u = Vector::new(t.cos(), t.sin());
+        let root = ca + u * reach;
+        let starts = near(root, scene.d0 + 3.0 * g.cell);
+        let mut walls = vec![(ca, root, hw)];
+        let mut total = 0.0;
+        let mut ok = true;
+        for (&p, (dist, prev)) in inside.iter().zip(&fields) {
+            let Some(&start) = starts
+                .iter()
+                .filter(|&&c| dist[c as usize].is_finite())
+                .min_by(|&&x, &&y| {
+                    (dist[x as usize] + (g.centre(x) - root).norm())
+                        .total_cmp(&(dist[y as usize] + (g.centre(y) - root).norm()))
+                })
+            else {
+                ok = false;
+                break;
+            };
+            total += dist[start as usize] + (g.centre(start) - root).norm();
+            let mut way = vec![root];
+            let mut at = start;
+            loop {
+                way.push(g.centre(at));
+                at = prev[at as usize];
+                if at == Cell::MAX {
+                    break;
+                }
+            }
+            way.push(p);
+            // Never back nearer the spot than the root (less a cell).
+            if way[1..].iter().any(|&q| (q - ca).norm() < reach - g.cell) {
+                ok = false;
+                break;
+            }
+            walls.extend(way.windows(2).map(|s| (s[0], s[1], hw)));
+        }
+        if ok && best.as_ref().is_none_or(|b| total < b.0 - g.cell) {
+            best = Some((total, walls, u));
+        }
+    }
+    best.map(|(_, walls, u)| (walls, u))
 }

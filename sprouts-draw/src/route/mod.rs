@@ -509,13 +509,61 @@ fn prepare_at(
             (sources, targets) = ends(&grid, wall_dir);
         }
     }
+    // A loop whose wall leaves no open cell on one of its sides (a seed at the end of a
+    // pocket with the wall pointing into the pocket's end): a short wall in one of the
+    // directions with the most room at the spot that leaves cells on both sides.
+    if same_corner && (sources.is_empty() || targets.is_empty()) {
+        let (t0, span, m) = match sector_a {
+            Some((ts, w)) => (ts, w, 12),
+            None => (0.0, std::f64::consts::TAU, 24),
+        };
+        let mut dirs: Vec<(f64, Vector)> = (1..m)
+            .chain(std::iter::once(m).filter(|_| sector_a.is_none()))
+            .map(|j| {
+                let t = t0 + span * f64::from(j) / f64::from(m);
+                let v = Vector::new(t.cos(), t.sin());
+                (grid.room_at(ca + v * (ra + 2.0 * scene.d0)), v)
+            })
+            .collect();
+        dirs.sort_by(|x, y| y.0.total_cmp(&x.0));
+        for &(_, v) in dirs.iter().take(6) {
+            let g = FreeGrid::new(&scene, analysis, &mask, &walls_along(Some(v), 1.5));
+            let (s, t) = ends(&g, Some(v));
+            if !s.is_empty() && !t.is_empty() {
+                (grid, sources, targets, wall_dir) = (g, s, t, Some(v));
+                break;
+            }
+        }
+    }
     // A loop round marked boundaries: walls from the spot to each of them (the barrier tree
     // of spec 3.3 drawn straight), so that the loop's two strands stay apart.
-    let loop_walls = |inside: &[Point]| -> Option<(Vec<Wall>, Vector)> {
+    // `hw`: the walls' half-width.
+    // `round`: the walls along ways that do not turn back over the spot (`None` if there are
+    // none), else the walls from the sector's bisector (or straight towards the nearest mark).
+    let loop_walls = |inside: &[Point], hw: f64, round: bool| -> Option<(Vec<Wall>, Vector)> {
         if !same_corner || inside.is_empty() {
             return None;
         }
-        let hw = 1.5 * scene.d0;
+        // Walls along ways with room, in the direction of the sector whose ways do not turn
+        // back over the spot (at a spot with no curve, within 90 degrees of the way to the
+        // nearest marked boundary, with the wall across the spot's back).
+        let sector = sector_a.or_else(|| {
+            let near = inside
+                .iter()
+                .min_by(|p, q| (*p - ca).norm().total_cmp(&(*q - ca).norm()))?;
+            let v = near - ca;
+            (v.norm() > 1e-9)
+                .then(|| (v.y.atan2(v.x) + std::f64::consts::PI, std::f64::consts::TAU))
+        });
+        if round {
+            let (mut w, u) =
+                marked::loop_walls_round(&scene, analysis, &mask, (ca, ra), sector?, inside, hw)?;
+            if sector_a.is_none() {
+                let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                w.push((ca - n, ca + n, cell));
+            }
+            return Some((w, u));
+        }
         let (root, u) = match sector_a {
             Some((ts, w)) => {
                 let t = ts + 0.5 * w;
@@ -721,7 +769,10 @@ fn prepare_at(
                     .filter(|(_, w)| **w)
                     .map(|(o, _)| o.1)
                     .collect();
-                let walled = loop_walls(&inside)
+                let round_walls = loop_walls(&inside, 1.5 * scene.d0, true);
+                let walled = round_walls
+                    .clone()
+                    .or_else(|| loop_walls(&inside, 1.5 * scene.d0, false))
                     .map(|(w, u)| {
                         let g = FreeGrid::new(&scene, analysis, &mask, &w);
                         let (s, t) = ends(&g, Some(u));
@@ -739,7 +790,7 @@ fn prepare_at(
                 // the way, and the parity search's shortest route round such a boundary and
                 // round the own boundary the other way is a figure eight.
                 let wide_walled = || {
-                    if inside.is_empty() || loop_walls(&inside).is_some() {
+                    if inside.is_empty() || loop_walls(&inside, 1.5 * scene.d0, false).is_some() {
                         return None;
                     }
                     let mut w = arc_walls(e.arc(), &inside, &scene)?;
@@ -764,8 +815,17 @@ fn prepare_at(
                     let (s, t) = ends(&g, None);
                     Some((g, s, t))
                 };
+                // Last for a loop, walls one cell thin: where the way to a marked boundary
+                // passes a narrow place, both strands and a thick wall do not fit through.
+                let thin_walled = || {
+                    let (w, u) = loop_walls(&inside, cell, true)?;
+                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let (s, t) = ends(&g, Some(u));
+                    Some((g, s, t))
+                };
                 let mut wide_grid: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
-                // The tries in turn: the walled grid, the plain one, the wide-walled one.
+                // The tries in turn: the walled grid, the walls from the bisector (when the
+                // first had others), the plain grid, the wide-walled one, the thin-walled one.
                 let mut k = 0;
                 loop {
                     let (g, srcs, tgts) = match k {
@@ -776,12 +836,33 @@ fn prepare_at(
                                 continue;
                             }
                         },
-                        1 => (&grid, &sources, &targets),
-                        2 => {
-                            wide_grid = wide_walled();
+                        // The walls from the bisector, when the first try had the others.
+                        1 => {
+                            wide_grid = round_walls
+                                .as_ref()
+                                .and_then(|_| loop_walls(&inside, 1.5 * scene.d0, false))
+                                .map(|(w, u)| {
+                                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                                    let (s, t) = ends(&g, Some(u));
+                                    (g, s, t)
+                                });
                             match &wide_grid {
                                 Some((g, s, t)) => (g, s, t),
-                                None => break,
+                                None => {
+                                    k += 1;
+                                    continue;
+                                }
+                            }
+                        }
+                        2 => (&grid, &sources, &targets),
+                        3 | 4 => {
+                            wide_grid = if k == 3 { wide_walled() } else { thin_walled() };
+                            match &wide_grid {
+                                Some((g, s, t)) => (g, s, t),
+                                None => {
+                                    k += 1;
+                                    continue;
+                                }
                             }
                         }
                         _ => break,
@@ -860,7 +941,9 @@ fn prepare_at(
         // clear of both, so a route too short for it bows out to one side.
         let route = if a != b {
             bow_out(&route, &grid, &scene, (ca, ra), (cb, rb), &|r| {
-                judge(r) && is_simple(r)
+                judge(r)
+                    && is_simple(r)
+                    && marked::keeps_its_sides(r, &scene, analysis, (&t_from, &t_to))
             })
         } else {
             route
