@@ -43,7 +43,7 @@ use sprouts_topo::{Position, Reductions};
 
 use super::Inner;
 use super::land;
-use super::table::{ChildList, lands_of};
+use super::table::{ChildList, Facts, lands_of};
 use crate::Limits;
 
 /// Why a search ended without a verdict.
@@ -249,7 +249,7 @@ impl<'a> Search<'a> {
 
     /// Whether the child `text + *heap` (a child's lands as written in a children list) is
     /// proved lost for its player to move: every land's nimber is known and their nim sum with
-    /// the heap is 0. The same as `self.probe(&self.folded_child(text, heap)).1 == 0` (a couple
+    /// the heap is 0. The same as a disproof number 0 from `self.folded_numbers(text, heap)` (a couple
     /// with an unknown land is never proved lost, and first estimates are never 0), without
     /// estimating anything: this is asked about every move played for a children list.
     fn child_proved_lost(&self, text: &str, heap: u32) -> bool {
@@ -264,16 +264,43 @@ impl<'a> Search<'a> {
     }
 
     /// The couple `text + *heap` (a child's lands as written in a children list), its known
-    /// nimbers folded into the heap.
-    fn folded_child<'c>(&self, text: &'c str, heap: u32) -> Child<'c> {
+    /// nimbers folded into the heap, and its numbers as [`Search::probe`] gives them, each land
+    /// looked up once in the table of facts.
+    fn folded_numbers<'c>(&self, text: &'c str, heap: u32) -> (Child<'c>, (u32, u32)) {
         let mut child = Child {
-            unknown: lands_of(text).collect(),
+            unknown: SmallVec::new(),
             heap,
             pn: 0,
             dn: 0,
         };
-        self.fold(&mut child);
-        child
+        let mut last = Facts::default();
+        for l in lands_of(text) {
+            match self.inner.facts.get(l) {
+                Some(Facts {
+                    nimber: Some(n), ..
+                }) => child.heap ^= n,
+                f => {
+                    last = f.unwrap_or_default();
+                    child.unknown.push(l);
+                }
+            }
+        }
+        let numbers = match child.unknown.len() {
+            1 => {
+                let land = child.unknown[0];
+                match last.couple_is_loss(child.heap) {
+                    Some(true) => LOSS,
+                    Some(false) => WIN,
+                    None => self
+                        .inner
+                        .numbers
+                        .get(land, child.heap)
+                        .unwrap_or_else(|| estimate_couple(land, child.heap)),
+                }
+            }
+            _ => self.probe(&child),
+        };
+        (child, numbers)
     }
 
     /// Folds the known nimbers among `child`'s unknown lands into its heap.
@@ -459,8 +486,7 @@ impl<'a> Search<'a> {
             .fetch_add(list.len() as u64, Ordering::Relaxed);
         let mut out: Vec<(u32, Child<'c>)> = Vec::with_capacity(list.len() + k as usize);
         for text in list.iter() {
-            let mut child = self.folded_child(text, k);
-            let (pn, dn) = self.probe(&child);
+            let (mut child, (pn, dn)) = self.folded_numbers(text, k);
             if dn == 0 {
                 return Err(());
             }
