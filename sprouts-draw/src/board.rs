@@ -426,7 +426,10 @@ impl Board {
 
     /// The spots a curve leaving `from` on `side` can reach, each with the side it would
     /// arrive on and the length of the way (spec 3.1: for lighting them up). If the side asked
-    /// for leads nowhere and another side of the spot does, that one is taken.
+    /// for leads nowhere and another side of the spot does, that one is taken. A spot reached
+    /// only at the tight clearances the drawing falls back to (a corridor narrower than
+    /// `2 d0`) is lit up too, so a spot left dark is one [`Board::draw_request`] cannot reach
+    /// by the free space either (it may still refuse a lit one for other reasons).
     ///
     /// # Errors
     /// A [`crate::Refusal`] for an unknown spot, a spot with no life, or a side it does not have.

@@ -1957,7 +1957,11 @@ pub(crate) fn draw_move(
     commit(board, prepared, observer)
 }
 
-/// [`Board::reachable`].
+/// [`Board::reachable`]: for each corner of `from` (the side asked first), the spots reached
+/// in the free space at `d0`, then those still unreached at the [`TIGHT_CLEARANCES`] in turn,
+/// the same fallback [`prepare`] takes, so that a spot the drawing would reach only through a
+/// corridor narrower than `2 d0` is lit up too (with the length of the way at the largest
+/// clearance that reaches it).
 pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reachable, Refusal> {
     let _span = tracing::debug_span!("reachable").entered();
     let pos = board.position();
@@ -1969,8 +1973,6 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
             Refusal::NoLife(from)
         });
     }
-    let scene = Scene::new(board.drawing(), board.settings());
-    let (ca, ra) = scene.spot(from).ok_or(Refusal::UnknownSpot(from))?;
     let mut corners = corners_for(pos, analysis, from, side)?;
     // If the side pressed leads nowhere, the others are tried.
     for c in pos.corners_of(from) {
@@ -1980,56 +1982,28 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
     }
     let mut first: Option<Reachable> = None;
     for corner in corners {
-        let t = Terminal {
-            spot: from,
-            centre: ca,
-            radius: ra,
-            corners: vec![corner],
-        };
-        let grid = FreeGrid::new(&scene, analysis, std::slice::from_ref(&t), &[]);
-        let sources: Vec<(Cell, f64)> = grid
-            .terminal_cells(analysis, &t)
-            .into_iter()
-            .map(|c| (c, (grid.centre(c) - ca).norm()))
-            .collect();
-        let (dist, _) = grid.dijkstra(&sources);
         let region = pos.region_of(corner.boundary);
-        let mut spots = Vec::new();
-        for &(id, c, r) in &scene.spots {
-            if pos.lives(id).is_none_or(|l| l.get() == 0) {
-                continue;
+        // The spots a move from this corner could join: live ones with a corner in its region
+        // (the spot itself with two lives).
+        let wanted = pos
+            .spots()
+            .filter(|&(id, lives)| {
+                lives.get() >= if id == from { 2 } else { 1 }
+                    && pos
+                        .corners_of(id)
+                        .into_iter()
+                        .any(|k| pos.region_of(k.boundary) == region)
+            })
+            .count();
+        let mut spots: Vec<(SpotId, Corner, f64)> = Vec::new();
+        for k in std::iter::once(1.0).chain(TIGHT_CLEARANCES) {
+            if spots.len() >= wanted {
+                break;
             }
-            if id == from {
-                if pos.lives(id).is_some_and(|l| l.get() >= 2) && !sources.is_empty() {
-                    spots.push((id, corner, 0.0));
+            for s in reached_at(board, from, corner, k)? {
+                if spots.iter().all(|t| t.0 != s.0) {
+                    spots.push(s);
                 }
-                continue;
-            }
-            // The nearest reached cell in the ring just outside the spot's blocked disc.
-            let reach = r + scene.d0 + 2.5 * grid.cell;
-            let mut best: Option<(f64, Corner)> = None;
-            let k = (reach / grid.cell).ceil() as i64 + 1;
-            for dj in -k..=k {
-                for di in -k..=k {
-                    let q = Point::new(c.x + di as f64 * grid.cell, c.y + dj as f64 * grid.cell);
-                    let Some(cell) = grid.cell_at(q) else {
-                        continue;
-                    };
-                    let p = grid.centre(cell);
-                    let d = dist[cell as usize];
-                    if !d.is_finite() || (p - c).norm() > reach {
-                        continue;
-                    }
-                    if let Some(k) = analysis.corner_at(id, p)
-                        && pos.region_of(k.boundary) == region
-                        && best.is_none_or(|(bd, _)| d < bd)
-                    {
-                        best = Some((d + (p - c).norm(), k));
-                    }
-                }
-            }
-            if let Some((d, k)) = best {
-                spots.push((id, k, d));
             }
         }
         let r = Reachable {
@@ -2046,6 +2020,74 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
         }
     }
     first.ok_or(Refusal::NoSuchSide(from))
+}
+
+/// The spots a curve leaving `corner` of `from` reaches in the free space at the clearance
+/// `tight d0`, each with the side it would arrive on and the length of the way.
+fn reached_at(
+    board: &Board,
+    from: SpotId,
+    corner: Corner,
+    tight: f64,
+) -> Result<Vec<(SpotId, Corner, f64)>, Refusal> {
+    let pos = board.position();
+    let analysis = board.analysis();
+    let mut scene = Scene::new(board.drawing(), board.settings());
+    scene.d0 *= tight;
+    let (ca, ra) = scene.spot(from).ok_or(Refusal::UnknownSpot(from))?;
+    let t = Terminal {
+        spot: from,
+        centre: ca,
+        radius: ra,
+        corners: vec![corner],
+    };
+    let grid = FreeGrid::new(&scene, analysis, std::slice::from_ref(&t), &[]);
+    let sources: Vec<(Cell, f64)> = grid
+        .terminal_cells(analysis, &t)
+        .into_iter()
+        .map(|c| (c, (grid.centre(c) - ca).norm()))
+        .collect();
+    let (dist, _) = grid.dijkstra(&sources);
+    let region = pos.region_of(corner.boundary);
+    let mut spots = Vec::new();
+    for &(id, c, r) in &scene.spots {
+        if pos.lives(id).is_none_or(|l| l.get() == 0) {
+            continue;
+        }
+        if id == from {
+            if pos.lives(id).is_some_and(|l| l.get() >= 2) && !sources.is_empty() {
+                spots.push((id, corner, 0.0));
+            }
+            continue;
+        }
+        // The nearest reached cell in the ring just outside the spot's blocked disc.
+        let reach = r + scene.d0 + 2.5 * grid.cell;
+        let mut best: Option<(f64, Corner)> = None;
+        let k = (reach / grid.cell).ceil() as i64 + 1;
+        for dj in -k..=k {
+            for di in -k..=k {
+                let q = Point::new(c.x + di as f64 * grid.cell, c.y + dj as f64 * grid.cell);
+                let Some(cell) = grid.cell_at(q) else {
+                    continue;
+                };
+                let p = grid.centre(cell);
+                let d = dist[cell as usize];
+                if !d.is_finite() || (p - c).norm() > reach {
+                    continue;
+                }
+                if let Some(k) = analysis.corner_at(id, p)
+                    && pos.region_of(k.boundary) == region
+                    && best.is_none_or(|(bd, _)| d < bd)
+                {
+                    best = Some((d + (p - c).norm(), k));
+                }
+            }
+        }
+        if let Some((d, k)) = best {
+            spots.push((id, k, d));
+        }
+    }
+    Ok(spots)
 }
 
 #[cfg(test)]
@@ -2146,5 +2188,30 @@ mod tight_tests {
             );
         }
         assert_eq!(board.moves().len(), 1);
+    }
+
+    /// On the same narrow window, the spots lit up from spot 1 agree with the drawing: the
+    /// free space at `d0` reaches nothing, yet spot 2 is reachable (the tight clearances), and
+    /// a request to it is drawn.
+    #[test]
+    fn reachable_agrees_with_the_drawing_in_a_narrow_corridor() {
+        let settings = Settings::default();
+        let mut board = Board::new(2, WorldSize::new(300.0, 11.0), settings).expect("a board");
+        let pos = board.position().clone();
+        let one = SpotId::new(1).expect("a spot");
+        let two = SpotId::new(2).expect("a spot");
+        let corner = pos.corners_of(one)[0];
+        let at_d0 = reached_at(&board, one, corner, 1.0).expect("a spot");
+        assert!(at_d0.iter().all(|s| s.0 != two), "{at_d0:?}");
+        let r = board.reachable(one, Side::Any).expect("reachable");
+        let (_, arrive, len) = *r
+            .spots
+            .iter()
+            .find(|s| s.0 == two)
+            .unwrap_or_else(|| panic!("spot 2 not lit up: {r:?}"));
+        assert_eq!(pos.spot_at(arrive), Some(two));
+        assert!(len.is_finite() && len > 0.0, "{len}");
+        let drawn = board.draw_request(&DrawRequest::new(one, two), &mut |_| {});
+        assert!(drawn.is_ok(), "{:?}", drawn.err());
     }
 }
