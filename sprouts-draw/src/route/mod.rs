@@ -769,10 +769,13 @@ fn prepare_at(
                     .filter(|(_, w)| **w)
                     .map(|(o, _)| o.1)
                     .collect();
-                let round_walls = loop_walls(&inside, 1.5 * scene.d0, true);
-                let walled = round_walls
+                // The walls from the bisector first: with the walls along ways that do not
+                // turn back first, 8 and 12 of 30 random 8-spot games were drawn to the end on
+                // two seed sets, against 14 and 11 this way (within noise on the second).
+                let bisector_walls = loop_walls(&inside, 1.5 * scene.d0, false);
+                let walled = bisector_walls
                     .clone()
-                    .or_else(|| loop_walls(&inside, 1.5 * scene.d0, false))
+                    .or_else(|| loop_walls(&inside, 1.5 * scene.d0, true))
                     .map(|(w, u)| {
                         let g = FreeGrid::new(&scene, analysis, &mask, &w);
                         let (s, t) = ends(&g, Some(u));
@@ -824,8 +827,9 @@ fn prepare_at(
                     Some((g, s, t))
                 };
                 let mut wide_grid: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
-                // The tries in turn: the walled grid, the walls from the bisector (when the
-                // first had others), the plain grid, the wide-walled one, the thin-walled one.
+                // The tries in turn: the walled grid, the walls along ways that do not turn
+                // back (when the first had others), the plain grid, the wide-walled one, the
+                // thin-walled one.
                 let mut k = 0;
                 loop {
                     let (g, srcs, tgts) = match k {
@@ -836,11 +840,12 @@ fn prepare_at(
                                 continue;
                             }
                         },
-                        // The walls from the bisector, when the first try had the others.
+                        // The walls along ways that do not turn back, when the first try had
+                        // the bisector's.
                         1 => {
-                            wide_grid = round_walls
+                            wide_grid = bisector_walls
                                 .as_ref()
-                                .and_then(|_| loop_walls(&inside, 1.5 * scene.d0, false))
+                                .and_then(|_| loop_walls(&inside, 1.5 * scene.d0, true))
                                 .map(|(w, u)| {
                                     let g = FreeGrid::new(&scene, analysis, &mask, &w);
                                     let (s, t) = ends(&g, Some(u));
