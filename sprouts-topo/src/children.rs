@@ -359,23 +359,9 @@ mod tests {
     fn children_by_land_equal_whole_children_exhaustively() {
         for n in 1..=4u32 {
             let max_depth = if n == 4 { 5 } else { usize::MAX };
-            let mut seen = std::collections::HashSet::new();
-            let mut layer = vec![Position::new(n)];
-            let mut depth = 0;
-            while !layer.is_empty() && depth <= max_depth {
-                let mut next = Vec::new();
-                for p in &layer {
-                    let (fast, slow) = both(p);
-                    assert_eq!(fast, slow, "{}", p.to_glop());
-                    for mv in p.distinct_moves() {
-                        let q = p.play(&mv).unwrap();
-                        if seen.insert(q.canonical()) {
-                            next.push(q);
-                        }
-                    }
-                }
-                layer = next;
-                depth += 1;
+            for p in crate::reachable_positions(n, max_depth) {
+                let (fast, slow) = both(&p);
+                assert_eq!(fast, slow, "{}", p.to_glop());
             }
         }
     }
@@ -443,23 +429,7 @@ mod tests {
         let mut positions = Vec::new();
         for n in 1..=4u32 {
             let max_depth = if n == 4 { 4 } else { usize::MAX };
-            let mut seen = std::collections::HashSet::new();
-            let mut layer = vec![Position::new(n)];
-            let mut depth = 0;
-            while !layer.is_empty() && depth <= max_depth {
-                let mut next = Vec::new();
-                for p in &layer {
-                    for mv in p.distinct_moves() {
-                        let q = p.play(&mv).unwrap();
-                        if seen.insert(q.canonical()) {
-                            next.push(q);
-                        }
-                    }
-                }
-                positions.append(&mut layer);
-                layer = next;
-                depth += 1;
-            }
+            positions.extend(crate::reachable_positions(n, max_depth));
         }
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         for game in 0..120u32 {

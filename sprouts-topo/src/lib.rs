@@ -75,6 +75,31 @@ pub use position::{Boundary, BoundaryId, Corner, Position, Region, RegionId};
 pub use setup::{Setup, SetupError, SetupProblem};
 pub use spot::{Lives, SpotId, SpotKind};
 
+/// One position per canonical form reachable from `n` seeds, down to `max_depth` moves, level
+/// by level: the exhaustive sets the unit tests compare fast paths with references on.
+#[cfg(test)]
+pub(crate) fn reachable_positions(n: u32, max_depth: usize) -> Vec<Position> {
+    let mut seen = std::collections::HashSet::new();
+    let mut all = Vec::new();
+    let mut layer = vec![Position::new(n)];
+    let mut depth = 0;
+    while !layer.is_empty() && depth <= max_depth {
+        let mut next = Vec::new();
+        for p in &layer {
+            for mv in p.distinct_moves() {
+                let q = p.play(&mv).expect("a listed move is legal");
+                if seen.insert(q.canonical()) {
+                    next.push(q);
+                }
+            }
+        }
+        all.append(&mut layer);
+        layer = next;
+        depth += 1;
+    }
+    all
+}
+
 /// Positions, moves and keys are plain data: they can be shared between threads.
 #[cfg(test)]
 mod thread_safety {

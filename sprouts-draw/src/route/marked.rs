@@ -271,24 +271,7 @@ pub(crate) fn loop_walls_round(
     wide.d0 = 3.0 * scene.d0;
     let g = FreeGrid::new(&wide, analysis, mask, &[]);
     // Open cells of the wide grid within `r` of `p`.
-    let near = |p: Point, r: f64| -> Vec<Cell> {
-        let k = (r / g.cell).ceil() as i64 + 1;
-        let mut out = Vec::new();
-        for dj in -k..=k {
-            for di in -k..=k {
-                let q = Point::new(p.x + di as f64 * g.cell, p.y + dj as f64 * g.cell);
-                if let Some(c) = g.cell_at(q)
-                    && g.open[c as usize]
-                    && (g.centre(c) - p).norm() <= r
-                {
-                    out.push(c);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
+    let near = |p: Point, r: f64| g.open_cells_within(p, r);
     // One Dijkstra from each marked boundary (the ways are read backwards from the roots).
     let fields: Vec<(Vec<f64>, Vec<Cell>)> = inside
         .iter()

@@ -1362,24 +1362,7 @@ fn wide_way(
     let mut wide = scene.clone();
     wide.d0 = 3.0 * scene.d0;
     let g = FreeGrid::new(&wide, analysis, mask, &[]);
-    let near = |p: Point, r: f64| -> Vec<Cell> {
-        let k = (r / g.cell).ceil() as i64 + 1;
-        let mut out = Vec::new();
-        for dj in -k..=k {
-            for di in -k..=k {
-                let q = Point::new(p.x + di as f64 * g.cell, p.y + dj as f64 * g.cell);
-                if let Some(c) = g.cell_at(q)
-                    && g.open[c as usize]
-                    && (g.centre(c) - p).norm() <= r
-                {
-                    out.push(c);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
+    let near = |p: Point, r: f64| g.open_cells_within(p, r);
     let r_to = scene.spots.iter().find(|s| s.1 == to).map_or(0.0, |s| s.2);
     let sources: Vec<(Cell, f64)> = near(from, scene.d0 + 3.0 * g.cell)
         .into_iter()

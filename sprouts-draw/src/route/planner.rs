@@ -481,6 +481,26 @@ impl FreeGrid {
         centre_of(self.cell, c % self.nx, c / self.nx)
     }
 
+    /// The open cells whose centres are within `r` of `p`, sorted.
+    pub(crate) fn open_cells_within(&self, p: Point, r: f64) -> Vec<Cell> {
+        let k = (r / self.cell).ceil() as i64 + 1;
+        let mut out = Vec::new();
+        for dj in -k..=k {
+            for di in -k..=k {
+                let q = Point::new(p.x + di as f64 * self.cell, p.y + dj as f64 * self.cell);
+                if let Some(c) = self.cell_at(q)
+                    && self.open[c as usize]
+                    && (self.centre(c) - p).norm() <= r
+                {
+                    out.push(c);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     pub(crate) fn cell_at(&self, p: Point) -> Option<Cell> {
         if !(p.x.is_finite() && p.y.is_finite()) || p.x < 0.0 || p.y < 0.0 {
             return None;

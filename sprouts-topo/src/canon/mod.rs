@@ -741,25 +741,7 @@ mod tests {
 
     /// One position per GLOP class reachable from `n` seeds (down to `max_depth` moves).
     fn reachable(n: u32, max_depth: usize) -> Vec<Position> {
-        let mut seen = std::collections::HashSet::new();
-        let mut all = Vec::new();
-        let mut layer = vec![Position::new(n)];
-        let mut depth = 0;
-        while !layer.is_empty() && depth <= max_depth {
-            let mut next = Vec::new();
-            for p in &layer {
-                for mv in p.distinct_moves() {
-                    let q = p.play(&mv).unwrap();
-                    if seen.insert(q.canonical()) {
-                        next.push(q);
-                    }
-                }
-            }
-            all.append(&mut layer);
-            layer = next;
-            depth += 1;
-        }
-        all
+        crate::reachable_positions(n, max_depth)
     }
 
     /// Every land reachable from 1 to 4 seeds (every position, and every child of it, as
