@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use rayon::prelude::*;
-use sprouts_draw::{Board, Settings, WorldSize};
+use sprouts_draw::{Board, Refusal, Settings, WorldSize};
 
 /// The area of the evidence: 2560 x 1383 pixels.
 fn world() -> WorldSize {
@@ -207,12 +207,11 @@ fn find_move(board: &Board, words: &str, corners: (u32, u32)) -> sprouts_topo::M
         .unwrap_or_else(|| panic!("no move {words} with corners {corners:?}"))
 }
 
-/// Replays `history` on `n` spots, then draws the move `words` between the corners with
-/// these indices; the drawn move must read back to the intended position.
-fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
-    let mut board = replay(n, history);
+/// Draws the move `words` between the corners with these indices on `board`: drawn, it must
+/// read back to the intended position; refused, it must leave the board as it was.
+fn draw_checked(board: &mut Board, words: &str, corners: (u32, u32)) -> Result<(), Refusal> {
     let pos = board.position().clone();
-    let mv = find_move(&board, words, corners);
+    let mv = find_move(board, words, corners);
     let intended = pos.play(&mv).expect("a legal move");
     let before = board.to_json();
     match board.draw_move(&mv, &mut |_| {}) {
@@ -221,13 +220,23 @@ fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
             assert!(
                 got.game_key() == intended.game_key()
                     || got.canonical_unreduced() == intended.canonical_unreduced(),
-                "{words} after {history:?} read back wrong"
+                "{words} read back wrong"
             );
+            Ok(())
         }
         Err(e) => {
             assert_eq!(board.to_json(), before, "a refusal changed the board");
-            panic!("{words} after {history:?} refused: {}", e.detail());
+            Err(e)
         }
+    }
+}
+
+/// Replays `history` on `n` spots, then draws the move `words` between the corners with
+/// these indices; the drawn move must read back to the intended position.
+fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
+    let mut board = replay(n, history);
+    if let Err(e) = draw_checked(&mut board, words, corners) {
+        panic!("{words} after {history:?} refused: {}", e.detail());
     }
 }
 
@@ -380,25 +389,7 @@ fn draw_words_on_a_saved_board() {
 /// position, the refusal otherwise (after checking it left the board as it was).
 fn draw_on_fixture(json: &str, words: &str, corners: (u32, u32)) -> Result<(), String> {
     let mut board = Board::from_json(json).expect("a saved board");
-    let pos = board.position().clone();
-    let mv = find_move(&board, words, corners);
-    let intended = pos.play(&mv).expect("a legal move");
-    let before = board.to_json();
-    match board.draw_move(&mv, &mut |_| {}) {
-        Ok(_) => {
-            let got = board.position();
-            assert!(
-                got.game_key() == intended.game_key()
-                    || got.canonical_unreduced() == intended.canonical_unreduced(),
-                "{words} read back wrong"
-            );
-            Ok(())
-        }
-        Err(e) => {
-            assert_eq!(board.to_json(), before, "a refusal changed the board");
-            Err(format!("{e:?}"))
-        }
-    }
+    draw_checked(&mut board, words, corners).map_err(|e| format!("{e:?}"))
 }
 
 /// Loops round one far seed, refused for their enclosure in 6-spot parity games (`selfplay

@@ -291,16 +291,21 @@ impl<'a> Search<'a> {
                 match last.couple_is_loss(child.heap) {
                     Some(true) => LOSS,
                     Some(false) => WIN,
-                    None => self
-                        .inner
-                        .numbers
-                        .get(land, child.heap)
-                        .unwrap_or_else(|| estimate_couple(land, child.heap)),
+                    None => self.numbers_or_estimate(land, child.heap),
                 }
             }
             _ => self.probe(&child),
         };
         (child, numbers)
+    }
+
+    /// The numbers of the couple `land + *heap` not yet proved: from the table of numbers, or
+    /// first estimates.
+    fn numbers_or_estimate(&self, land: &str, heap: u32) -> (u32, u32) {
+        self.inner
+            .numbers
+            .get(land, heap)
+            .unwrap_or_else(|| estimate_couple(land, heap))
     }
 
     /// Folds the known nimbers among `child`'s unknown lands into its heap.
@@ -327,11 +332,7 @@ impl<'a> Search<'a> {
                 match self.inner.facts.couple_is_loss(land, child.heap) {
                     Some(true) => LOSS,
                     Some(false) => WIN,
-                    None => self
-                        .inner
-                        .numbers
-                        .get(land, child.heap)
-                        .unwrap_or_else(|| estimate_couple(land, child.heap)),
+                    None => self.numbers_or_estimate(land, child.heap),
                 }
             }
             _ if self.interleave => {
