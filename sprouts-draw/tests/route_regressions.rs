@@ -45,3 +45,24 @@ fn the_new_spot_goes_where_its_disc_passes_the_certificate() {
     let drawn = draws(saved, 6, "5 -> 19 enclosing nothing");
     assert!(drawn.clearance >= 0.6 * 6.0, "{}", drawn.clearance);
 }
+
+/// A loop at spot 3 of an 8-spot game: the band's relaxed route (a hairpin round the tip of
+/// the loop's thin wall) fits a spline that turns back on itself in a cusp far below the pixel
+/// near the middle, which the clearance certificate (the curve against the others) passed and
+/// the picture refused. Drawn once the new curve is
+/// certified simple before it is played, so that the route as found is fitted instead
+/// (before, the move was refused: "curve c19 crosses or touches itself").
+#[test]
+fn a_loop_whose_fit_would_cross_itself_is_fitted_again() {
+    let saved = include_str!("data/loop_that_would_cross_itself.json");
+    draws(saved, 12, "3 -> 3 enclosing nothing");
+}
+
+/// A loop at spot 1 of an 8-spot game: the fitted curve turns back on itself in a cusp where
+/// it is cut for the new spot, so that its two halves touch (before: "curves c16 and c17
+/// touch"); drawn since, as above.
+#[test]
+fn a_loop_whose_halves_would_touch_is_fitted_again() {
+    let saved = include_str!("data/loop_whose_halves_would_touch.json");
+    draws(saved, 36, "1 -> 1 enclosing nothing");
+}

@@ -991,6 +991,11 @@ fn prepare_at(
                     curves: c.curves,
                 }
             })?;
+        if !marked::curve_is_simple(&spline, a == b) {
+            return Err(Refusal::Picture(format!(
+                "the new curve {a} -> {b} would cross or touch itself"
+            )));
+        }
         let curve_pts = refined_polygon(&spline, 0.25, 16.0)
             .map(|p| p.points().to_vec())
             .map_err(|e| Refusal::Fit(e.to_string()))?;
