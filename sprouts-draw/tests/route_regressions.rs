@@ -66,3 +66,15 @@ fn a_loop_whose_halves_would_touch_is_fitted_again() {
     let saved = include_str!("data/loop_whose_halves_would_touch.json");
     draws(saved, 36, "1 -> 1 enclosing nothing");
 }
+
+/// A move from spot 8 to spot 10 of an 8-spot game (its 22nd move) that must enclose nothing:
+/// the straight way between them puts the loop through spots 13 and 6 on the wrong side, and
+/// the way round that loop passes a corridor narrower than `2 d0`, so at the clearance `d0`
+/// every route the search found sorted the loop wrongly (before: "no candidate route within
+/// seven rays put every boundary on its side"); drawn once a wrong enclosure, like a missing
+/// way, is tried again at the tight clearances.
+#[test]
+fn a_way_round_a_loop_through_a_narrow_corridor_is_found_at_a_tight_clearance() {
+    let saved = include_str!("data/way_round_a_loop_through_a_narrow_corridor.json");
+    draws(saved, 21, "8 -> 10 enclosing nothing");
+}

@@ -325,21 +325,31 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
 const TIGHT_CLEARANCES: [f64; 2] = [0.75, 0.62];
 
 /// Makes a route for `plan` into a certified spline and the move it draws: the free space at
-/// the clearance `d0` first, then, when it has no way or no room at an end spot, at the
-/// [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0` all the same). A refusal is the first
-/// one of another kind, else the first.
+/// the clearance `d0` first, then, when it has no way, no room at an end spot or no way that
+/// sorts the boundaries as asked, at the [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0`
+/// all the same). A refusal is the first one of another kind, else the first.
+///
+/// A wrong enclosure is most often a way the free space at `d0` does not have: the move must
+/// go round a boundary through a corridor narrower than `2 d0` (between two curves, or past
+/// two close spots), and every way the search finds goes round it the other side.
 fn prepare(
     board: &Board,
     plan: &Plan,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
+    let tighter = |e: &Refusal| {
+        matches!(
+            e,
+            Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_) | Refusal::WrongEnclosure { .. }
+        )
+    };
     let first = match prepare_at(board, plan, 1.0, observer) {
-        Err(e @ (Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))) => e,
+        Err(e) if tighter(&e) => e,
         other => return other,
     };
     for k in TIGHT_CLEARANCES {
         match prepare_at(board, plan, k, observer) {
-            Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_)) => continue,
+            Err(e) if tighter(&e) => continue,
             Ok(p) => return Ok(p),
             Err(e) => return Err(e),
         }
