@@ -1001,11 +1001,7 @@ fn prepare_at(
                     curves: c.curves,
                 }
             })?;
-        if !marked::curve_is_simple(&spline, a == b) {
-            return Err(Refusal::Picture(format!(
-                "the new curve {a} -> {b} would cross or touch itself"
-            )));
-        }
+        marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
         let curve_pts = refined_polygon(&spline, 0.25, 16.0)
             .map(|p| p.points().to_vec())
             .map_err(|e| Refusal::Fit(e.to_string()))?;
