@@ -78,3 +78,15 @@ fn a_way_round_a_loop_through_a_narrow_corridor_is_found_at_a_tight_clearance() 
     let saved = include_str!("data/way_round_a_loop_through_a_narrow_corridor.json");
     draws(saved, 21, "8 -> 10 enclosing nothing");
 }
+
+/// A move from spot 6 to spot 13 of an 8-spot game that must enclose one of two seeds (2 and
+/// 7, interchangeable): the nearest-cluster rule picks seed 2, which lies on the far side of
+/// the curve through 13 and 11, where no way from 6 goes round it to 13's side, so every
+/// candidate sorted it wrongly (before: "no candidate route within seven rays put every
+/// boundary on its side", at every clearance); drawn, enclosing seed 7 (the same game), once a
+/// move refused for its enclosure tries the other choices of its interchangeable boundaries.
+#[test]
+fn an_interchangeable_seed_easier_to_enclose_is_tried_when_the_first_cannot_be() {
+    let saved = include_str!("data/an_interchangeable_seed_easier_to_enclose.json");
+    draws(saved, 41, "6 -> 13 enclosing 2");
+}
