@@ -185,6 +185,7 @@ pub(crate) struct TreeScratch {
     /// Scratch for [`TreeScratch::mirror_symmetric`]: the candidate map of local labels, and the
     /// boundaries' keys (an arena, and per side `(region, start, end)`).
     sym_map: Vec<u32>,
+    sym_done: Vec<bool>,
     sym_keys: Vec<u32>,
     sym_image: Vec<(u32, u32, u32)>,
     sym_mirror: Vec<(u32, u32, u32)>,
@@ -394,6 +395,7 @@ impl TreeScratch {
         };
         let w = toks_of(first);
         let mut map = std::mem::take(&mut self.sym_map);
+        let mut done = std::mem::take(&mut self.sym_done);
         let mut found = false;
         for k in 0..w.len() {
             map.clear();
@@ -401,6 +403,9 @@ impl TreeScratch {
             if !self.reflect(w, k, &mut map) {
                 continue;
             }
+            done.clear();
+            done.resize(self.nb, false);
+            done[first - bs] = true;
             for b in first + 1..be {
                 if !chiral(b) {
                     continue;
@@ -414,16 +419,18 @@ impl TreeScratch {
                 }
                 for k2 in 0..toks.len() {
                     if self.reflect(toks, k2, &mut map) {
+                        done[b - bs] = true;
                         break;
                     }
                 }
             }
-            if self.renaming_mirrors(shape, &map) {
+            if self.renaming_mirrors(shape, &map, &done) {
                 found = true;
                 break;
             }
         }
         self.sym_map = map;
+        self.sym_done = done;
         found
     }
 
@@ -468,7 +475,9 @@ impl TreeScratch {
     /// Whether renaming the loaded land's labels by `map` (`NONE`: unchanged) gives its mirror
     /// image: per region, the boundaries it changes or that read differently reversed, renamed,
     /// equal those boundaries reversed, as multisets up to rotation (bags up to order).
-    fn renaming_mirrors(&mut self, shape: &Shape, map: &[u32]) -> bool {
+    /// Boundaries marked in `done` (local indices) are left out: `map` turns each into itself
+    /// reversed (it was built reflecting them), so they are on both sides.
+    fn renaming_mirrors(&mut self, shape: &Shape, map: &[u32], done: &[bool]) -> bool {
         let rename = |t: u32| -> u32 {
             if t >= LABEL_BASE {
                 let l = map[(t - LABEL_BASE - self.label_base) as usize];
@@ -484,6 +493,9 @@ impl TreeScratch {
         let mut word = std::mem::take(&mut self.sym_word);
         for r in 0..self.nr {
             for lb in self.rbnd[r]..self.rbnd[r + 1] {
+                if done[lb as usize] {
+                    continue;
+                }
                 let b = self.b_first + lb as usize;
                 let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
                 let bag = shape.bag[b];
@@ -1627,6 +1639,14 @@ fn push_key(keys: &mut Vec<u32>, word: &[u32], bag: bool) {
         return;
     }
     let m = word.len();
+    if m <= 2 {
+        // Its rotations are its orders.
+        keys.push(word[0].min(word[m - 1]));
+        if m == 2 {
+            keys.push(word[0].max(word[1]));
+        }
+        return;
+    }
     let at = |r: usize, k: usize| word[if r + k >= m { r + k - m } else { r + k }];
     let mut best = 0;
     for r in 1..m {
