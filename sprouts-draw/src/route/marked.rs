@@ -9,12 +9,12 @@
 //! [`crate::Analysis`]), outside otherwise. A loop through one corner has no arc: then `B_a` is
 //! the side of the loop away from the rest of `B` (either side for a spot with no curve).
 
-use sprouts_geom::{Point, Vector, certified, signed_area};
+use sprouts_geom::{Point, Spline, Vector, certified, refined_polygon, signed_area};
 use sprouts_topo::{BoundaryId, Corner, Position};
 
 use super::Wall;
 use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal};
-use crate::analyse::{Analysis, BoundaryPicture};
+use crate::analyse::{Analysis, BoundaryPicture, CERTIFY_EPS, CERTIFY_MAX_LEG, MAX_REFINEMENTS};
 
 /// How the `B_a` side of a route is decided.
 #[derive(Clone, Debug)]
@@ -332,4 +332,32 @@ pub(crate) fn loop_walls_round(
         }
     }
     best.map(|(_, walls, u)| (walls, u))
+}
+
+/// Whether a move's new curve is simple, certified as the picture's own check will certify
+/// its two halves (spec 2.3): [`certified::simplicity`] of its refined control polygon
+/// (Nairn, Peters and Lutterkort, CAGD 16(7), 1999), its bound halved while it is undecided,
+/// as often as the picture refines before it reports a touch. The whole curve is
+/// simple exactly when each half is and the two meet only at the new spot (and, for a loop,
+/// at its spot), which is what the picture asks of them. A fitted spline can turn back on
+/// itself in a cusp far below the pixel (two control points on one place) that the clearance
+/// certificate, which measures the curve only against the others, does not see. `closed`: a
+/// loop, whose ends are at one spot.
+pub(crate) fn curve_is_simple(spline: &Spline, closed: bool) -> bool {
+    let mut eps = CERTIFY_EPS;
+    for _ in 0..=MAX_REFINEMENTS {
+        let Ok(poly) = refined_polygon(spline, eps, CERTIFY_MAX_LEG) else {
+            return false;
+        };
+        match certified::simplicity(&poly, closed) {
+            certified::Simplicity::Simple => return true,
+            certified::Simplicity::SelfIntersecting => return false,
+            certified::Simplicity::Uncertain => {}
+        }
+        if poly.n_legs() > 1 << 12 {
+            return false;
+        }
+        eps *= 0.5;
+    }
+    false
 }
