@@ -1831,6 +1831,33 @@ mod tests {
         assert!(proved * 10 >= equal * 9, "{total:?}");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        /// Lands of random games from 1 to 12 seeds (positions and children, as played): a land
+        /// the mirror test says is its own mirror image has equal straight and mirrored codes.
+        #[test]
+        fn mirror_test_is_sound_in_random_games(
+            n in 1u32..=12,
+            choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..30),
+        ) {
+            let mut p = Position::new(n);
+            for &c in &choices {
+                let moves: Vec<_> = p.moves().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+            }
+            let mut tree = TreeScratch::default();
+            let mut sc = ShapeScratch::default();
+            for q in std::iter::once(p.clone()).chain(p.moves().take(40).map(|m| p.play(&m).unwrap())) {
+                for mode in [KeyOptions::GLOP, KeyOptions::PLAIN] {
+                    check(&q, mode, &mut tree, &mut sc);
+                }
+            }
+        }
+    }
+
     /// Handmade lands: one the test proves symmetric, and one it must not (it is not).
     #[test]
     fn mirror_test_on_handmade_lands() {
