@@ -325,21 +325,31 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
 const TIGHT_CLEARANCES: [f64; 2] = [0.75, 0.62];
 
 /// Makes a route for `plan` into a certified spline and the move it draws: the free space at
-/// the clearance `d0` first, then, when it has no way or no room at an end spot, at the
-/// [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0` all the same). A refusal is the first
-/// one of another kind, else the first.
+/// the clearance `d0` first, then, when it has no way, no room at an end spot or no way that
+/// sorts the boundaries as asked, at the [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0`
+/// all the same). A refusal is the first one of another kind, else the first.
+///
+/// A wrong enclosure is most often a way the free space at `d0` does not have: the move must
+/// go round a boundary through a corridor narrower than `2 d0` (between two curves, or past
+/// two close spots), and every way the search finds goes round it the other side.
 fn prepare(
     board: &Board,
     plan: &Plan,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
+    let tighter = |e: &Refusal| {
+        matches!(
+            e,
+            Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_) | Refusal::WrongEnclosure { .. }
+        )
+    };
     let first = match prepare_at(board, plan, 1.0, observer) {
-        Err(e @ (Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))) => e,
+        Err(e) if tighter(&e) => e,
         other => return other,
     };
     for k in TIGHT_CLEARANCES {
         match prepare_at(board, plan, k, observer) {
-            Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_)) => continue,
+            Err(e) if tighter(&e) => continue,
             Ok(p) => return Ok(p),
             Err(e) => return Err(e),
         }
@@ -997,6 +1007,7 @@ fn prepare_at(
                     curves: c.curves,
                 }
             })?;
+        marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
         let curve_pts = refined_polygon(&spline, 0.25, 16.0)
             .map(|p| p.points().to_vec())
             .map_err(|e| Refusal::Fit(e.to_string()))?;
@@ -1886,6 +1897,77 @@ fn cluster_side_a(pos: &Position, scene: &Scene, mv: &Move) -> Vec<BoundaryId> {
     chosen
 }
 
+/// Other choices of a move's interchangeable boundaries than `chosen` (the nearest-cluster
+/// rule's), to try when that one cannot be drawn with the boundaries on their sides: any
+/// choice is the same game (spec 5.9 picks one only so that the drawing is predictable), but
+/// a boundary the rule picks may lie where no way can go round it (behind a corridor narrower
+/// than the clearance, or with a boundary that must stay out between it and the move's spots),
+/// while an equal one elsewhere is easy to enclose. The move as asked first, then each choice
+/// that swaps one chosen boundary of a group for an unchosen one of the same group, the
+/// unchosen one nearest the move's spots first; at most `limit`.
+fn other_choices(
+    pos: &Position,
+    scene: &Scene,
+    mv: &Move,
+    chosen: &[BoundaryId],
+    limit: usize,
+) -> Vec<Vec<BoundaryId>> {
+    let mut out: Vec<Vec<BoundaryId>> = Vec::new();
+    let push = |mut c: Vec<BoundaryId>, out: &mut Vec<Vec<BoundaryId>>| {
+        c.sort_unstable();
+        c.dedup();
+        if c != chosen && !out.contains(&c) {
+            out.push(c);
+        }
+    };
+    push(mv.side_a().to_vec(), &mut out);
+    let Some(family) = pos
+        .families()
+        .into_iter()
+        .find(|f| f.corners() == (mv.from(), mv.to()))
+    else {
+        out.truncate(limit);
+        return out;
+    };
+    let (a, b) = mv.spots();
+    let ends: Vec<Point> = [a, b]
+        .iter()
+        .filter_map(|&s| scene.spot(s).map(|x| x.0))
+        .collect();
+    // How far a boundary's nearest spot is from the move's spots.
+    let far = |bd: BoundaryId| -> f64 {
+        pos.boundary(bd)
+            .map(|x| {
+                x.corners()
+                    .iter()
+                    .filter_map(|&s| scene.spot(s).map(|y| y.0))
+                    .flat_map(|p| ends.iter().map(move |q| (p - q).norm()))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .unwrap_or(f64::INFINITY)
+    };
+    let free = family.free_boundaries();
+    let mut swaps: Vec<(f64, Vec<BoundaryId>)> = Vec::new();
+    let mut at = 0;
+    for &n in family.interchangeable_groups() {
+        let group = &free[at..at + n as usize];
+        at += n as usize;
+        for &u in group.iter().filter(|u| !chosen.contains(u)) {
+            for &c in group.iter().filter(|c| chosen.contains(c)) {
+                let mut alt: Vec<BoundaryId> = chosen.iter().copied().filter(|&x| x != c).collect();
+                alt.push(u);
+                swaps.push((far(u), alt));
+            }
+        }
+    }
+    swaps.sort_by(|x, y| x.0.total_cmp(&y.0));
+    for (_, alt) in swaps {
+        push(alt, &mut out);
+    }
+    out.truncate(limit);
+    out
+}
+
 /// A refusal of a computer's move that names the move asked (its own words), with the
 /// move the nearest-cluster rule chose for it (spec 5.9, `chosen`) in the detail when that
 /// reads differently.
@@ -1916,6 +1998,42 @@ fn naming_the_move_asked(
     }
 }
 
+/// Most other choices of interchangeable boundaries a computer's move refused for its
+/// enclosure tries.
+const OTHER_CHOICES: usize = 3;
+
+/// The first of the [`other_choices`] of a move's interchangeable boundaries that is drawn as
+/// the same game, prepared; `None` if none is.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the board, the move and its first choice are all needed"
+)]
+fn other_interchangeable(
+    board: &Board,
+    plan: &Plan,
+    pos: &Position,
+    scene: &Scene,
+    mv: &Move,
+    chosen: &[BoundaryId],
+    same_game: &dyn Fn(&Move) -> bool,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Option<Prepared> {
+    for alt in other_choices(pos, scene, mv, chosen, OTHER_CHOICES) {
+        let other = Plan {
+            from: plan.from,
+            to: plan.to,
+            want: Want::SideA(alt),
+            stroke: None,
+        };
+        if let Ok(p) = prepare(board, &other, observer)
+            && same_game(&p.mv)
+        {
+            return Some(p);
+        }
+    }
+    None
+}
+
 /// [`Board::draw_move`].
 pub(crate) fn draw_move(
     board: &mut Board,
@@ -1943,7 +2061,11 @@ pub(crate) fn draw_move(
                 || p.canonical_unreduced() == intended.canonical_unreduced()
         })
     };
-    let first = prepare(board, &plan, observer);
+    let mut first = prepare(board, &plan, observer);
+    if let (Err(Refusal::WrongEnclosure { .. }), Want::SideA(chosen)) = (&first, &want) {
+        first = other_interchangeable(board, &plan, &pos, &scene, mv, chosen, &same_game, observer)
+            .ok_or(first.err().expect("a refusal"));
+    }
     let prepared = match first {
         Ok(p) => p,
         Err(e) => {
