@@ -454,6 +454,7 @@ fn prepare_at(
     // sector with the most room, so that the loop's inside has room for later moves.
     let mut wall_reach = 0.0;
     if let Some(u) = wall_dir {
+        let bisector = u;
         wall_reach = loop_wall_reach(&grid, ca, ra, u);
         if wall_reach < LOOP_WALL_MAX {
             // The middle of the sector, or every direction at a spot with no curve.
@@ -470,8 +471,13 @@ fn prepare_at(
                 }
             }
         }
-        if wall_reach > 5.0 {
-            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, wall_reach));
+        // The grid's wall where the loop's ends are sorted (`ends` below): a wall turned to
+        // another direction but no longer than the first one's `5 d0` is built there too (left
+        // along the bisector, a loop's ends could be on the two sides of the new direction and
+        // on one side of the wall, and the loop went round nothing).
+        if wall_reach > 5.0 || wall_dir != Some(bisector) {
+            let reach = wall_reach.max(5.0);
+            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, reach));
         }
     }
     let walls_of = |(k, h): (f64, f64)| walls_thick(wall_dir, k, h);
@@ -991,7 +997,7 @@ fn prepare_at(
         let pts = fit::with_stubs(&route, (ca, ua), (cb, ub), stub, 3.0);
         observer(&pts);
         let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
-        let cut_at = new_spot_at(&spline, &grid, &scene, (ca, ra), (cb, rb), need);
+        let cut_at = new_spot_at(&spline, &grid, &scene, &obstacles, (ca, ra), (cb, rb), need);
         let clearance =
             fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
                 Refusal::Certificate {
@@ -1117,11 +1123,15 @@ fn barrier_route(
 /// the middle): the arc length, between a quarter and three quarters of the curve, whose
 /// point has the most room (to everything else, to the two end spots, and to the curve's own
 /// parts farther along it than the room itself, as a loop's other strand), up to the comfort
-/// distance; among places with about as much room, the one nearest the middle.
+/// distance; among places with about as much room, the one nearest the middle. The new spot's
+/// disc must pass the certificate ([`fit::new_spot_clearance`]): when no place in the middle
+/// half does, the rest of the curve is looked at too (a curve along a narrow corridor that
+/// widens near one end); when none does at all, the least bad place in the middle half.
 fn new_spot_at(
     spline: &Spline,
     grid: &FreeGrid,
     scene: &Scene,
+    obstacles: &fit::Obstacles,
     (ca, ra): (Point, f64),
     (cb, rb): (Point, f64),
     need: f64,
@@ -1137,39 +1147,56 @@ fn new_spot_at(
     let total = arc[arc.len() - 1];
     let middle = 0.5 * total;
     let comfort = scene.rho / std::f64::consts::SQRT_2;
-    let r_new = scene.spots.first().map_or(5.0, |s| s.2);
-    let mut best = (f64::NEG_INFINITY, middle);
-    for (i, &p) in pts.iter().enumerate() {
-        let s = arc[i];
-        if s < 0.25 * total || s > 0.75 * total {
-            continue;
-        }
-        let mut room = grid
-            .room_at(p)
-            .min((p - ca).norm() - ra)
-            .min((p - cb).norm() - rb)
-            .min(comfort);
-        for (j, &q) in pts.iter().enumerate() {
-            if (arc[j] - s).abs() > 1.5 * room.max(0.0) + 2.0 * scene.d0 {
-                room = room.min((p - q).norm());
+    // The places between `lo` and `hi` of the length, best first: (score, arc length).
+    let places = |lo: f64, hi: f64| -> Vec<(f64, f64)> {
+        let mut scored = Vec::with_capacity(pts.len());
+        for (i, &p) in pts.iter().enumerate() {
+            let s = arc[i];
+            if s < lo * total || s > hi * total {
+                continue;
+            }
+            let mut room = grid
+                .room_at(p)
+                .min((p - ca).norm() - ra)
+                .min((p - cb).norm() - rb)
+                .min(comfort);
+            for (j, &q) in pts.iter().enumerate() {
+                if (arc[j] - s).abs() > 1.5 * room.max(0.0) + 2.0 * scene.d0 {
+                    room = room.min((p - q).norm());
+                }
+            }
+            // A pixel of room is worth 20 pixels along the curve; a place where the new
+            // spot's disc would fail the certificate (judged by the certificate's own test)
+            // only if there is no other, the least bad.
+            let margin = fit::new_spot_clearance(p, scene, obstacles, need).margin;
+            let score = room - 0.05 * (s - middle).abs() + 1000.0 * margin.min(0.0);
+            if score.is_finite() {
+                scored.push((score, s));
             }
         }
-        // A pixel of room is worth 20 pixels along the curve; a place where the new spot's
-        // disc would fail the certificate (`need` from every spot, the end spots too, and
-        // `need / 2` from every curve, the room measured on the grid less a cell) only if there
-        // is no other, the least bad.
-        let mut margin = grid.room_at(p) - r_new - 0.5 * need - grid.cell;
-        for &(_, c, rs) in &scene.spots {
-            margin = margin.min((p - c).norm() - rs - r_new - need);
-        }
-        let score = room - 0.05 * (s - middle).abs() + 1000.0 * margin.min(0.0);
-        if score > best.0 {
-            best = (score, s);
-        }
+        scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+        scored
+    };
+    // The spline is cut where the arc length reaches the place, snapped to a knot nearby
+    // ([`fit::new_spot_cut`]): the best places in turn, the first whose cut point's disc
+    // passes (the polygon is within a quarter pixel of the curve, a snap can move the point
+    // more).
+    let passes = |s: f64| {
+        fit::new_spot_cut(spline, s).is_ok_and(|cut| {
+            fit::new_spot_clearance(cut.first.end(), scene, obstacles, need).margin >= 0.0
+        })
+    };
+    let half = places(0.25, 0.75);
+    if let Some(&(_, s)) = half.iter().take(16).find(|&&(_, s)| passes(s)) {
+        return s;
+    }
+    let whole = places(0.02, 0.98);
+    if let Some(&(_, s)) = whole.iter().take(16).find(|&&(_, s)| passes(s)) {
+        return s;
     }
     // The cut needs `0 < at < length` of the spline, whose arc length the polygon's is within
     // a fraction of a pixel of.
-    if best.0.is_finite() { best.1 } else { middle }
+    half.first().map_or(middle, |b| b.1)
 }
 
 /// The point at half the length of a polyline.
