@@ -367,3 +367,61 @@ pub(crate) fn picture_check(
         .map_err(|e| e.to_string())?;
     analyse(&trial).map(|_| ()).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use sprouts_geom::CubicBez;
+
+    use super::*;
+    use crate::{Settings, WorldSize};
+
+    /// The picture's check before play: a straight curve between two seeds passes, a cubic
+    /// whose control polygon makes it loop over itself (`b1` beyond `b3`, `b2` behind `b0`)
+    /// is refused as the transaction would refuse it, and the board is untouched.
+    #[test]
+    fn the_picture_check_refuses_a_curve_that_crosses_itself() {
+        let board =
+            Board::new(2, WorldSize::new(1200.0, 800.0), Settings::default()).expect("a board");
+        let before = board.to_json();
+        let spots: Vec<(SpotId, Point)> = board
+            .drawing()
+            .spots()
+            .iter()
+            .map(|s| (s.id, s.centre))
+            .collect();
+        let ((a, pa), (b, pb)) = (spots[0], spots[1]);
+        let v = (pb - pa) * 0.25;
+        let n = Vector::new(-v.y, v.x);
+        let half = |s: &Spline| 0.5 * sprouts_geom::approx::arc_length(s, 1e-6).expect("length");
+        let straight = Spline::from_cubic(
+            CubicBez {
+                p0: pa,
+                p1: pa + (pb - pa) / 3.0,
+                p2: pa + (pb - pa) * (2.0 / 3.0),
+                p3: pb,
+            },
+            1.0,
+        )
+        .expect("a spline");
+        assert_eq!(
+            picture_check(&board, (a, b), &straight, half(&straight)),
+            Ok(())
+        );
+        let looped = Spline::from_cubic(
+            CubicBez {
+                p0: pa,
+                p1: pb + v * 4.0 + n,
+                p2: pa - v * 4.0 + n,
+                p3: pb,
+            },
+            1.0,
+        )
+        .expect("a spline");
+        let e = picture_check(&board, (a, b), &looped, half(&looped)).expect_err("crosses");
+        assert!(
+            e.contains("crosses or touches itself") || e.contains("cross"),
+            "{e}"
+        );
+        assert_eq!(board.to_json(), before);
+    }
+}

@@ -2372,3 +2372,49 @@ mod tight_tests {
         assert!(drawn.is_ok(), "{:?}", drawn.err());
     }
 }
+
+#[cfg(test)]
+mod choice_tests {
+    use super::*;
+    use crate::drawing::{Settings, WorldSize};
+
+    /// The other choices of a loop's two seeds among four interchangeable ones: every one-seed
+    /// swap once (two chosen, two not: four), none the first choice, each the same game as the
+    /// move, the swapped-in seed nearest the loop's spot first; and the move as asked first when
+    /// the first choice differs from it; at most `limit`.
+    #[test]
+    fn other_choices_swap_one_interchangeable_boundary_each() {
+        let board =
+            Board::new(5, WorldSize::new(1200.0, 800.0), Settings::default()).expect("a board");
+        let pos = board.position().clone();
+        let scene = Scene::new(board.drawing(), board.settings());
+        let mv = pos
+            .moves()
+            .find(|m| m.describe(&pos) == "1 -> 1 enclosing 2, 3")
+            .expect("the move");
+        let key = pos.play(&mv).expect("legal").canonical_unreduced();
+        let chosen = mv.side_a().to_vec();
+        let alts = other_choices(&pos, &scene, &mv, &chosen, 10);
+        assert_eq!(alts.len(), 4, "{alts:?}");
+        let (a, _) = mv.spots();
+        let ca = scene.spot(a).expect("spot 1").0;
+        let mut last = 0.0;
+        for (k, alt) in alts.iter().enumerate() {
+            assert_ne!(alt, &chosen);
+            assert!(alts[..k].iter().all(|x| x != alt), "twice: {alt:?}");
+            assert_eq!(alt.iter().filter(|b| !chosen.contains(b)).count(), 1);
+            let m = pos.make_move(mv.from(), mv.to(), alt).expect("a move");
+            assert_eq!(pos.play(&m).expect("legal").canonical_unreduced(), key);
+            let new = *alt.iter().find(|b| !chosen.contains(b)).expect("one");
+            let spot = pos.boundary(new).expect("a boundary").corners()[0];
+            let d = (scene.spot(spot).expect("a spot").0 - ca).norm();
+            assert!(d >= last, "not nearest first");
+            last = d;
+        }
+        // Asked for another choice than the move's own: the move's first.
+        let other = alts[0].clone();
+        let again = other_choices(&pos, &scene, &mv, &other, 2);
+        assert_eq!(again.len(), 2);
+        assert_eq!(again[0], chosen);
+    }
+}
