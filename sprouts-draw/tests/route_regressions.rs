@@ -125,3 +125,24 @@ fn an_interchangeable_seed_easier_to_enclose_is_tried_when_the_first_cannot_be()
     let saved = include_str!("data/an_interchangeable_seed_easier_to_enclose.json");
     draws(saved, 41, "6 -> 13 enclosing 2");
 }
+
+/// A move inside a lens (spots 7 and 12 of a 7-spot game, 24 px apart, joined by two curves
+/// that leave about 20 px between them): the curve fits, but no place along it has room for
+/// the new spot's disc and its clearance. The refusal says that it is the new spot that has
+/// no room (for the making of room), and the board stays as it was.
+#[test]
+fn a_move_with_no_room_for_its_new_spot_is_refused_saying_so() {
+    let saved = include_str!("data/no_room_for_the_new_spot_in_a_lens.json");
+    let mut board = Board::from_json(saved).expect("the saved game loads");
+    let pos = board.position().clone();
+    let mv = pos.moves().nth(7).expect("the move");
+    assert_eq!(mv.describe(&pos), "7 -> 12 enclosing nothing");
+    let before = board.to_json();
+    match board.draw_move(&mv, &mut |_| {}) {
+        Err(e @ sprouts_draw::Refusal::Certificate { new_spot: true, .. }) => {
+            assert!(e.to_string().contains("no room for the new spot"), "{e}");
+        }
+        other => panic!("{:?}", other.map(|d| d.clearance)),
+    }
+    assert_eq!(board.to_json(), before);
+}

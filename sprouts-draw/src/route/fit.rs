@@ -154,6 +154,8 @@ pub(crate) struct Certificate {
     pub clearance: f64,
     pub spots: Vec<SpotId>,
     pub curves: Vec<CurveId>,
+    /// The curve passed; only the new spot's disc failed.
+    pub new_spot: bool,
 }
 
 /// The obstacles of a certificate: every curve's polyline in a grid.
@@ -211,6 +213,7 @@ pub(crate) fn certify(
                 clearance: 0.0,
                 spots: ends.to_vec(),
                 curves: Vec::new(),
+                new_spot: false,
             });
         }
     };
@@ -293,9 +296,11 @@ pub(crate) fn certify(
     }
     // The new spot's disc, where the spline is cut (`cut_at`), must keep clear of every curve
     // and spot.
+    let mut new_spot = false;
     if let Ok(cut) = new_spot_cut(spline, cut_at) {
         let disc = new_spot_clearance(cut.first.end(), scene, obstacles, need);
         if disc.margin < 0.0 {
+            new_spot = least >= need;
             least = least.min(disc.least);
             spots.extend(disc.spots);
             curves.extend(disc.curves);
@@ -312,6 +317,7 @@ pub(crate) fn certify(
             clearance: least.max(0.0),
             spots,
             curves,
+            new_spot,
         })
     }
 }

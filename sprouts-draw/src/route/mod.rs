@@ -168,6 +168,10 @@ pub enum Refusal {
         spots: Vec<SpotId>,
         /// The curves too close.
         curves: Vec<CurveId>,
+        /// Whether the curve kept its clearance and only the new spot's disc did not: there
+        /// is no room for a spot anywhere along it (a pocket or corridor narrower than a
+        /// spot's disc and its clearance, two spots too close for one between them).
+        new_spot: bool,
     },
     /// The route could not be fitted by a spline.
     Fit(String),
@@ -216,8 +220,17 @@ impl fmt::Display for Refusal {
             Refusal::WrongEnclosure { words, .. } => {
                 write!(f, "no way found that encloses what {words} must")
             }
-            Refusal::Certificate { spots, curves, .. } => {
-                write!(f, "the curve comes too close to something")?;
+            Refusal::Certificate {
+                spots,
+                curves,
+                new_spot,
+                ..
+            } => {
+                if *new_spot {
+                    write!(f, "there is no room for the new spot along the curve")?;
+                } else {
+                    write!(f, "the curve comes too close to something")?;
+                }
                 if !spots.is_empty() {
                     write!(f, " (spots {})", list(spots))?;
                 }
@@ -259,8 +272,14 @@ impl Refusal {
                 needed,
                 spots,
                 curves,
+                new_spot,
             } => format!(
-                "certificate failed: clearance {clearance:.2} px, {needed:.2} px needed; spots [{}] curves [{}]",
+                "certificate failed{}: clearance {clearance:.2} px, {needed:.2} px needed; spots [{}] curves [{}]",
+                if *new_spot {
+                    " (the new spot's disc)"
+                } else {
+                    ""
+                },
                 list(spots),
                 list(curves)
             ),
@@ -1005,6 +1024,7 @@ fn prepare_at(
                     needed: need,
                     spots: c.spots,
                     curves: c.curves,
+                    new_spot: c.new_spot,
                 }
             })?;
         marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
