@@ -64,11 +64,18 @@ fn picture(dir: &str, name: &str, board: &Board, routes: &[Vec<sprouts_geom::Poi
 }
 
 /// Plays `games` random games of `n` spots, drawing every move; a game stops at its first
-/// refused move (no making room here).
+/// refused move (no making room here). The games share one random stream, so a game that
+/// goes on further changes the moves of every later one; with `ROUTE_GAME_SEEDS` set, each
+/// game has its own stream (seeded by `seed` and its number), so that two versions of the
+/// router compared on one seed play the same moves in every game until one of them refuses.
 fn play(n: u32, games: usize, seed: u64) -> Games {
+    let per_game = std::env::var("ROUTE_GAME_SEEDS").is_ok();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut out = Games::default();
-    for _ in 0..games {
+    for g in 0..games {
+        if per_game {
+            rng = Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_mul(1_000_003) + g as u64);
+        }
         out.games += 1;
         let mut board = Board::new(n, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
         let mut complete = true;

@@ -60,7 +60,8 @@ impl Position {
         // are a child of one land beside the other lands as they are. So each land's form is
         // computed once and only the land played in is canonicalised per move.
         // Stumps left out: they take part in no move and every form drops them.
-        let lands = self.lands_with(true);
+        let mut split = std::mem::take(&mut bufs.split);
+        let lands = self.lands_into(true, &mut split);
         with_canonicalizer(|c| {
             // Land forms are remembered from call to call (bounded): a land met again, here or in
             // another position, is not canonicalised again.
@@ -73,6 +74,7 @@ impl Position {
                 parent,
                 pieces,
                 land_children,
+                ..
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
             // The lands' forms (each one land, or none if all its regions go), sorted.
@@ -226,6 +228,7 @@ impl Position {
                 exact,
             });
         }
+        bufs.split = split;
         with_canonicalizer(|c| c.child_bufs = bufs);
     }
 

@@ -294,24 +294,11 @@ pub(crate) fn certify(
     // The new spot's disc, where the spline is cut (`cut_at`), must keep clear of every curve
     // and spot.
     if let Ok(cut) = new_spot_cut(spline, cut_at) {
-        let z = cut.first.end();
-        let r = scene.spots.first().map_or(5.0, |s| s.2);
-        for &(id, c, rs) in &scene.spots {
-            let d = (z - c).norm() - rs - r;
-            if d < need {
-                spots.push(id);
-                least = least.min(d);
-            }
-        }
-        near.clear();
-        obstacles.grid.near_point(z, r + need + 0.5, &mut near);
-        for &k in &near {
-            let seg = obstacles.grid.segments()[k];
-            let d = point_segment_distance(z, seg.a, seg.b) - r - 0.25;
-            if d < 0.5 * need {
-                curves.push(CurveId(seg.key.0));
-                least = least.min(d);
-            }
+        let disc = new_spot_clearance(cut.first.end(), scene, obstacles, need);
+        if disc.margin < 0.0 {
+            least = least.min(disc.least);
+            spots.extend(disc.spots);
+            curves.extend(disc.curves);
         }
     }
     if least >= need {
@@ -327,6 +314,58 @@ pub(crate) fn certify(
             curves,
         })
     }
+}
+
+/// How clear a new spot's disc at a point is (the certificate's test of the new spot).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DiscClearance {
+    /// The least, over every spot and curve, of the disc's distance to it less what it needs
+    /// (`need` from a spot's disc, `need / 2` from a curve): not negative if the disc passes.
+    pub margin: f64,
+    /// The disc's least distance to a spot's disc or a curve that it is too close to.
+    pub least: f64,
+    /// The spots it is too close to.
+    pub spots: Vec<SpotId>,
+    /// The curves it is too close to.
+    pub curves: Vec<CurveId>,
+}
+
+/// The certificate's test of the new spot's disc centred at `z` (of the spots' radius):
+/// `need` from every spot's disc, the move's end spots too, and `need / 2` from every curve
+/// (measured to its polyline, less the quarter pixel it may be off the curve). The router
+/// places the new spot with it ([`super::new_spot_at`]) and the certificate judges with it.
+pub(crate) fn new_spot_clearance(
+    z: Point,
+    scene: &Scene,
+    obstacles: &Obstacles,
+    need: f64,
+) -> DiscClearance {
+    let r = scene.spots.first().map_or(5.0, |s| s.2);
+    let mut out = DiscClearance {
+        margin: f64::INFINITY,
+        least: f64::INFINITY,
+        ..DiscClearance::default()
+    };
+    for &(id, c, rs) in &scene.spots {
+        let d = (z - c).norm() - rs - r;
+        out.margin = out.margin.min(d - need);
+        if d < need {
+            out.spots.push(id);
+            out.least = out.least.min(d);
+        }
+    }
+    let mut near = Vec::new();
+    obstacles.grid.near_point(z, r + need + 0.5, &mut near);
+    for &k in &near {
+        let seg = obstacles.grid.segments()[k];
+        let d = point_segment_distance(z, seg.a, seg.b) - r - 0.25;
+        out.margin = out.margin.min(d - 0.5 * need);
+        if d < 0.5 * need {
+            out.curves.push(CurveId(seg.key.0));
+            out.least = out.least.min(d);
+        }
+    }
+    out
 }
 
 fn seg_seg(a0: Point, a1: Point, b0: Point, b1: Point) -> f64 {

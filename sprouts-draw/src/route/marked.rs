@@ -9,12 +9,14 @@
 //! [`crate::Analysis`]), outside otherwise. A loop through one corner has no arc: then `B_a` is
 //! the side of the loop away from the rest of `B` (either side for a spot with no curve).
 
-use sprouts_geom::{Point, Vector, certified, signed_area};
-use sprouts_topo::{BoundaryId, Corner, Position};
+use sprouts_geom::{Point, Spline, Vector, certified, signed_area};
+use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 
 use super::Wall;
+use super::fit::new_spot_cut;
 use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal};
-use crate::analyse::{Analysis, BoundaryPicture};
+use crate::Board;
+use crate::analyse::{Analysis, BoundaryPicture, analyse};
 
 /// How the `B_a` side of a route is decided.
 #[derive(Clone, Debug)]
@@ -332,4 +334,94 @@ pub(crate) fn loop_walls_round(
         }
     }
     best.map(|(_, walls, u)| (walls, u))
+}
+
+/// The picture's own check (spec 2.3, [`crate::analyse()`]) of the picture with the move's
+/// new curve in it, cut at arc length `cut_at` for the new spot, before the move is played:
+/// what it refuses (a curve that crosses or touches itself, curves that touch or cross, a
+/// curve through a spot, two curve ends leaving a spot in one direction) the board's
+/// transaction would refuse too. The clearance certificate measures the curve against the
+/// others, leaving the curves at its end spots to this check, and not against itself: a
+/// fitted spline that turns back on itself in a cusp far below the pixel (a hairpin of the
+/// band round the tip of a loop's thin wall, say), or that crosses a curve at its end spot
+/// just outside the spot's disc, passes it. Asked here, such a curve is refused while the
+/// route as found can still be fitted instead.
+pub(crate) fn picture_check(
+    board: &Board,
+    (a, b): (SpotId, SpotId),
+    spline: &Spline,
+    cut_at: f64,
+) -> Result<(), String> {
+    let _span = tracing::debug_span!("picture_check").entered();
+    let cut = new_spot_cut(spline, cut_at).map_err(|e| e.to_string())?;
+    let mut trial = board.drawing().clone();
+    let index = u32::try_from(board.moves().len()).unwrap_or(u32::MAX);
+    trial
+        .add_move_curves(
+            (a, trial.next_spot(), b),
+            cut.first,
+            cut.second,
+            index,
+            board.settings().spot_radius,
+        )
+        .map_err(|e| e.to_string())?;
+    analyse(&trial).map(|_| ()).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use sprouts_geom::CubicBez;
+
+    use super::*;
+    use crate::{Settings, WorldSize};
+
+    /// The picture's check before play: a straight curve between two seeds passes, a cubic
+    /// whose control polygon makes it loop over itself (`b1` beyond `b3`, `b2` behind `b0`)
+    /// is refused as the transaction would refuse it, and the board is untouched.
+    #[test]
+    fn the_picture_check_refuses_a_curve_that_crosses_itself() {
+        let board =
+            Board::new(2, WorldSize::new(1200.0, 800.0), Settings::default()).expect("a board");
+        let before = board.to_json();
+        let spots: Vec<(SpotId, Point)> = board
+            .drawing()
+            .spots()
+            .iter()
+            .map(|s| (s.id, s.centre))
+            .collect();
+        let ((a, pa), (b, pb)) = (spots[0], spots[1]);
+        let v = (pb - pa) * 0.25;
+        let n = Vector::new(-v.y, v.x);
+        let half = |s: &Spline| 0.5 * sprouts_geom::approx::arc_length(s, 1e-6).expect("length");
+        let straight = Spline::from_cubic(
+            CubicBez {
+                p0: pa,
+                p1: pa + (pb - pa) / 3.0,
+                p2: pa + (pb - pa) * (2.0 / 3.0),
+                p3: pb,
+            },
+            1.0,
+        )
+        .expect("a spline");
+        assert_eq!(
+            picture_check(&board, (a, b), &straight, half(&straight)),
+            Ok(())
+        );
+        let looped = Spline::from_cubic(
+            CubicBez {
+                p0: pa,
+                p1: pb + v * 4.0 + n,
+                p2: pa - v * 4.0 + n,
+                p3: pb,
+            },
+            1.0,
+        )
+        .expect("a spline");
+        let e = picture_check(&board, (a, b), &looped, half(&looped)).expect_err("crosses");
+        assert!(
+            e.contains("crosses or touches itself") || e.contains("cross"),
+            "{e}"
+        );
+        assert_eq!(board.to_json(), before);
+    }
 }

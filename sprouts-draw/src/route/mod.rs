@@ -325,21 +325,31 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
 const TIGHT_CLEARANCES: [f64; 2] = [0.75, 0.62];
 
 /// Makes a route for `plan` into a certified spline and the move it draws: the free space at
-/// the clearance `d0` first, then, when it has no way or no room at an end spot, at the
-/// [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0` all the same). A refusal is the first
-/// one of another kind, else the first.
+/// the clearance `d0` first, then, when it has no way, no room at an end spot or no way that
+/// sorts the boundaries as asked, at the [`TIGHT_CLEARANCES`] (the certificate asks `0.6 d0`
+/// all the same). A refusal is the first one of another kind, else the first.
+///
+/// A wrong enclosure is most often a way the free space at `d0` does not have: the move must
+/// go round a boundary through a corridor narrower than `2 d0` (between two curves, or past
+/// two close spots), and every way the search finds goes round it the other side.
 fn prepare(
     board: &Board,
     plan: &Plan,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
+    let tighter = |e: &Refusal| {
+        matches!(
+            e,
+            Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_) | Refusal::WrongEnclosure { .. }
+        )
+    };
     let first = match prepare_at(board, plan, 1.0, observer) {
-        Err(e @ (Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_))) => e,
+        Err(e) if tighter(&e) => e,
         other => return other,
     };
     for k in TIGHT_CLEARANCES {
         match prepare_at(board, plan, k, observer) {
-            Err(Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_)) => continue,
+            Err(e) if tighter(&e) => continue,
             Ok(p) => return Ok(p),
             Err(e) => return Err(e),
         }
@@ -444,6 +454,7 @@ fn prepare_at(
     // sector with the most room, so that the loop's inside has room for later moves.
     let mut wall_reach = 0.0;
     if let Some(u) = wall_dir {
+        let bisector = u;
         wall_reach = loop_wall_reach(&grid, ca, ra, u);
         if wall_reach < LOOP_WALL_MAX {
             // The middle of the sector, or every direction at a spot with no curve.
@@ -460,8 +471,13 @@ fn prepare_at(
                 }
             }
         }
-        if wall_reach > 5.0 {
-            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, wall_reach));
+        // The grid's wall where the loop's ends are sorted (`ends` below): a wall turned to
+        // another direction but no longer than the first one's `5 d0` is built there too (left
+        // along the bisector, a loop's ends could be on the two sides of the new direction and
+        // on one side of the wall, and the loop went round nothing).
+        if wall_reach > 5.0 || wall_dir != Some(bisector) {
+            let reach = wall_reach.max(5.0);
+            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, reach));
         }
     }
     let walls_of = |(k, h): (f64, f64)| walls_thick(wall_dir, k, h);
@@ -981,7 +997,7 @@ fn prepare_at(
         let pts = fit::with_stubs(&route, (ca, ua), (cb, ub), stub, 3.0);
         observer(&pts);
         let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
-        let cut_at = new_spot_at(&spline, &grid, &scene, (ca, ra), (cb, rb), need);
+        let cut_at = new_spot_at(&spline, &grid, &scene, &obstacles, (ca, ra), (cb, rb), need);
         let clearance =
             fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
                 Refusal::Certificate {
@@ -991,6 +1007,7 @@ fn prepare_at(
                     curves: c.curves,
                 }
             })?;
+        marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
         let curve_pts = refined_polygon(&spline, 0.25, 16.0)
             .map(|p| p.points().to_vec())
             .map_err(|e| Refusal::Fit(e.to_string()))?;
@@ -1106,11 +1123,15 @@ fn barrier_route(
 /// the middle): the arc length, between a quarter and three quarters of the curve, whose
 /// point has the most room (to everything else, to the two end spots, and to the curve's own
 /// parts farther along it than the room itself, as a loop's other strand), up to the comfort
-/// distance; among places with about as much room, the one nearest the middle.
+/// distance; among places with about as much room, the one nearest the middle. The new spot's
+/// disc must pass the certificate ([`fit::new_spot_clearance`]): when no place in the middle
+/// half does, the rest of the curve is looked at too (a curve along a narrow corridor that
+/// widens near one end); when none does at all, the least bad place in the middle half.
 fn new_spot_at(
     spline: &Spline,
     grid: &FreeGrid,
     scene: &Scene,
+    obstacles: &fit::Obstacles,
     (ca, ra): (Point, f64),
     (cb, rb): (Point, f64),
     need: f64,
@@ -1126,39 +1147,56 @@ fn new_spot_at(
     let total = arc[arc.len() - 1];
     let middle = 0.5 * total;
     let comfort = scene.rho / std::f64::consts::SQRT_2;
-    let r_new = scene.spots.first().map_or(5.0, |s| s.2);
-    let mut best = (f64::NEG_INFINITY, middle);
-    for (i, &p) in pts.iter().enumerate() {
-        let s = arc[i];
-        if s < 0.25 * total || s > 0.75 * total {
-            continue;
-        }
-        let mut room = grid
-            .room_at(p)
-            .min((p - ca).norm() - ra)
-            .min((p - cb).norm() - rb)
-            .min(comfort);
-        for (j, &q) in pts.iter().enumerate() {
-            if (arc[j] - s).abs() > 1.5 * room.max(0.0) + 2.0 * scene.d0 {
-                room = room.min((p - q).norm());
+    // The places between `lo` and `hi` of the length, best first: (score, arc length).
+    let places = |lo: f64, hi: f64| -> Vec<(f64, f64)> {
+        let mut scored = Vec::with_capacity(pts.len());
+        for (i, &p) in pts.iter().enumerate() {
+            let s = arc[i];
+            if s < lo * total || s > hi * total {
+                continue;
+            }
+            let mut room = grid
+                .room_at(p)
+                .min((p - ca).norm() - ra)
+                .min((p - cb).norm() - rb)
+                .min(comfort);
+            for (j, &q) in pts.iter().enumerate() {
+                if (arc[j] - s).abs() > 1.5 * room.max(0.0) + 2.0 * scene.d0 {
+                    room = room.min((p - q).norm());
+                }
+            }
+            // A pixel of room is worth 20 pixels along the curve; a place where the new
+            // spot's disc would fail the certificate (judged by the certificate's own test)
+            // only if there is no other, the least bad.
+            let margin = fit::new_spot_clearance(p, scene, obstacles, need).margin;
+            let score = room - 0.05 * (s - middle).abs() + 1000.0 * margin.min(0.0);
+            if score.is_finite() {
+                scored.push((score, s));
             }
         }
-        // A pixel of room is worth 20 pixels along the curve; a place where the new spot's
-        // disc would fail the certificate (`need` from every spot, the end spots too, and
-        // `need / 2` from every curve, the room measured on the grid less a cell) only if there
-        // is no other, the least bad.
-        let mut margin = grid.room_at(p) - r_new - 0.5 * need - grid.cell;
-        for &(_, c, rs) in &scene.spots {
-            margin = margin.min((p - c).norm() - rs - r_new - need);
-        }
-        let score = room - 0.05 * (s - middle).abs() + 1000.0 * margin.min(0.0);
-        if score > best.0 {
-            best = (score, s);
-        }
+        scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+        scored
+    };
+    // The spline is cut where the arc length reaches the place, snapped to a knot nearby
+    // ([`fit::new_spot_cut`]): the best places in turn, the first whose cut point's disc
+    // passes (the polygon is within a quarter pixel of the curve, a snap can move the point
+    // more).
+    let passes = |s: f64| {
+        fit::new_spot_cut(spline, s).is_ok_and(|cut| {
+            fit::new_spot_clearance(cut.first.end(), scene, obstacles, need).margin >= 0.0
+        })
+    };
+    let half = places(0.25, 0.75);
+    if let Some(&(_, s)) = half.iter().take(16).find(|&&(_, s)| passes(s)) {
+        return s;
+    }
+    let whole = places(0.02, 0.98);
+    if let Some(&(_, s)) = whole.iter().take(16).find(|&&(_, s)| passes(s)) {
+        return s;
     }
     // The cut needs `0 < at < length` of the spline, whose arc length the polygon's is within
     // a fraction of a pixel of.
-    if best.0.is_finite() { best.1 } else { middle }
+    half.first().map_or(middle, |b| b.1)
 }
 
 /// The point at half the length of a polyline.
@@ -1859,6 +1897,77 @@ fn cluster_side_a(pos: &Position, scene: &Scene, mv: &Move) -> Vec<BoundaryId> {
     chosen
 }
 
+/// Other choices of a move's interchangeable boundaries than `chosen` (the nearest-cluster
+/// rule's), to try when that one cannot be drawn with the boundaries on their sides: any
+/// choice is the same game (spec 5.9 picks one only so that the drawing is predictable), but
+/// a boundary the rule picks may lie where no way can go round it (behind a corridor narrower
+/// than the clearance, or with a boundary that must stay out between it and the move's spots),
+/// while an equal one elsewhere is easy to enclose. The move as asked first, then each choice
+/// that swaps one chosen boundary of a group for an unchosen one of the same group, the
+/// unchosen one nearest the move's spots first; at most `limit`.
+fn other_choices(
+    pos: &Position,
+    scene: &Scene,
+    mv: &Move,
+    chosen: &[BoundaryId],
+    limit: usize,
+) -> Vec<Vec<BoundaryId>> {
+    let mut out: Vec<Vec<BoundaryId>> = Vec::new();
+    let push = |mut c: Vec<BoundaryId>, out: &mut Vec<Vec<BoundaryId>>| {
+        c.sort_unstable();
+        c.dedup();
+        if c != chosen && !out.contains(&c) {
+            out.push(c);
+        }
+    };
+    push(mv.side_a().to_vec(), &mut out);
+    let Some(family) = pos
+        .families()
+        .into_iter()
+        .find(|f| f.corners() == (mv.from(), mv.to()))
+    else {
+        out.truncate(limit);
+        return out;
+    };
+    let (a, b) = mv.spots();
+    let ends: Vec<Point> = [a, b]
+        .iter()
+        .filter_map(|&s| scene.spot(s).map(|x| x.0))
+        .collect();
+    // How far a boundary's nearest spot is from the move's spots.
+    let far = |bd: BoundaryId| -> f64 {
+        pos.boundary(bd)
+            .map(|x| {
+                x.corners()
+                    .iter()
+                    .filter_map(|&s| scene.spot(s).map(|y| y.0))
+                    .flat_map(|p| ends.iter().map(move |q| (p - q).norm()))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .unwrap_or(f64::INFINITY)
+    };
+    let free = family.free_boundaries();
+    let mut swaps: Vec<(f64, Vec<BoundaryId>)> = Vec::new();
+    let mut at = 0;
+    for &n in family.interchangeable_groups() {
+        let group = &free[at..at + n as usize];
+        at += n as usize;
+        for &u in group.iter().filter(|u| !chosen.contains(u)) {
+            for &c in group.iter().filter(|c| chosen.contains(c)) {
+                let mut alt: Vec<BoundaryId> = chosen.iter().copied().filter(|&x| x != c).collect();
+                alt.push(u);
+                swaps.push((far(u), alt));
+            }
+        }
+    }
+    swaps.sort_by(|x, y| x.0.total_cmp(&y.0));
+    for (_, alt) in swaps {
+        push(alt, &mut out);
+    }
+    out.truncate(limit);
+    out
+}
+
 /// A refusal of a computer's move that names the move asked (its own words), with the
 /// move the nearest-cluster rule chose for it (spec 5.9, `chosen`) in the detail when that
 /// reads differently.
@@ -1889,6 +1998,42 @@ fn naming_the_move_asked(
     }
 }
 
+/// Most other choices of interchangeable boundaries a computer's move refused for its
+/// enclosure tries.
+const OTHER_CHOICES: usize = 3;
+
+/// The first of the [`other_choices`] of a move's interchangeable boundaries that is drawn as
+/// the same game, prepared; `None` if none is.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the board, the move and its first choice are all needed"
+)]
+fn other_interchangeable(
+    board: &Board,
+    plan: &Plan,
+    pos: &Position,
+    scene: &Scene,
+    mv: &Move,
+    chosen: &[BoundaryId],
+    same_game: &dyn Fn(&Move) -> bool,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Option<Prepared> {
+    for alt in other_choices(pos, scene, mv, chosen, OTHER_CHOICES) {
+        let other = Plan {
+            from: plan.from,
+            to: plan.to,
+            want: Want::SideA(alt),
+            stroke: None,
+        };
+        if let Ok(p) = prepare(board, &other, observer)
+            && same_game(&p.mv)
+        {
+            return Some(p);
+        }
+    }
+    None
+}
+
 /// [`Board::draw_move`].
 pub(crate) fn draw_move(
     board: &mut Board,
@@ -1916,7 +2061,11 @@ pub(crate) fn draw_move(
                 || p.canonical_unreduced() == intended.canonical_unreduced()
         })
     };
-    let first = prepare(board, &plan, observer);
+    let mut first = prepare(board, &plan, observer);
+    if let (Err(Refusal::WrongEnclosure { .. }), Want::SideA(chosen)) = (&first, &want) {
+        first = other_interchangeable(board, &plan, &pos, &scene, mv, chosen, &same_game, observer)
+            .ok_or(first.err().expect("a refusal"));
+    }
     let prepared = match first {
         Ok(p) => p,
         Err(e) => {
@@ -2201,5 +2350,51 @@ mod tight_tests {
         assert!(len.is_finite() && len > 0.0, "{len}");
         let drawn = board.draw_request(&DrawRequest::new(one, two), &mut |_| {});
         assert!(drawn.is_ok(), "{:?}", drawn.err());
+    }
+}
+
+#[cfg(test)]
+mod choice_tests {
+    use super::*;
+    use crate::drawing::{Settings, WorldSize};
+
+    /// The other choices of a loop's two seeds among four interchangeable ones: every one-seed
+    /// swap once (two chosen, two not: four), none the first choice, each the same game as the
+    /// move, the swapped-in seed nearest the loop's spot first; and the move as asked first when
+    /// the first choice differs from it; at most `limit`.
+    #[test]
+    fn other_choices_swap_one_interchangeable_boundary_each() {
+        let board =
+            Board::new(5, WorldSize::new(1200.0, 800.0), Settings::default()).expect("a board");
+        let pos = board.position().clone();
+        let scene = Scene::new(board.drawing(), board.settings());
+        let mv = pos
+            .moves()
+            .find(|m| m.describe(&pos) == "1 -> 1 enclosing 2, 3")
+            .expect("the move");
+        let key = pos.play(&mv).expect("legal").canonical_unreduced();
+        let chosen = mv.side_a().to_vec();
+        let alts = other_choices(&pos, &scene, &mv, &chosen, 10);
+        assert_eq!(alts.len(), 4, "{alts:?}");
+        let (a, _) = mv.spots();
+        let ca = scene.spot(a).expect("spot 1").0;
+        let mut last = 0.0;
+        for (k, alt) in alts.iter().enumerate() {
+            assert_ne!(alt, &chosen);
+            assert!(alts[..k].iter().all(|x| x != alt), "twice: {alt:?}");
+            assert_eq!(alt.iter().filter(|b| !chosen.contains(b)).count(), 1);
+            let m = pos.make_move(mv.from(), mv.to(), alt).expect("a move");
+            assert_eq!(pos.play(&m).expect("legal").canonical_unreduced(), key);
+            let new = *alt.iter().find(|b| !chosen.contains(b)).expect("one");
+            let spot = pos.boundary(new).expect("a boundary").corners()[0];
+            let d = (scene.spot(spot).expect("a spot").0 - ca).norm();
+            assert!(d >= last, "not nearest first");
+            last = d;
+        }
+        // Asked for another choice than the move's own: the move's first.
+        let other = alts[0].clone();
+        let again = other_choices(&pos, &scene, &mv, &other, 2);
+        assert_eq!(again.len(), 2);
+        assert_eq!(again[0], chosen);
     }
 }

@@ -199,6 +199,8 @@ pub(crate) struct ChildBufs {
     pub(crate) pieces: Vec<(u32, u32)>,
     /// The children of lands already enumerated (see [`LandChildren`]).
     pub(crate) land_children: LandChildren,
+    /// The parent's lands (see [`Position::lands_into`]).
+    pub(crate) split: LandSplit,
 }
 
 /// The children's forms of lands already enumerated by [`Position::for_each_child_lands`], keyed
@@ -630,42 +632,73 @@ impl Position {
     /// drops it, so such a land has the same children's forms as the land with its stumps (a
     /// test checks it against the whole position's children).
     pub(crate) fn lands_with(&self, drop_stumps: bool) -> Vec<Position> {
+        let mut split = LandSplit::default();
+        let n = self.lands_into(drop_stumps, &mut split).len();
+        split.parts.truncate(n);
+        split.parts
+    }
+
+    /// [`Position::lands_with`] into reused storage: the lands are `split`'s first positions,
+    /// rebuilt in place (their tables keep their room from call to call, so a warm `split`
+    /// allocates nothing). Each land is the same position, table for table, as
+    /// [`Position::lands_with`] builds.
+    pub(crate) fn lands_into<'s>(
+        &self,
+        drop_stumps: bool,
+        split: &'s mut LandSplit,
+    ) -> &'s [Position] {
         let nr = self.region_count();
-        let alive: Vec<bool> = (0..nr).map(|r| self.region_lives(r) >= 2).collect();
-        let mut uf = crate::setup::UnionFind::new(nr);
-        let mut seen = vec![u32::MAX; self.lives.len()];
+        let LandSplit {
+            alive,
+            uf,
+            seen,
+            roots,
+            parts,
+        } = split;
+        alive.clear();
+        alive.extend((0..nr).map(|r| self.region_lives(r) >= 2));
+        uf.reset(nr);
+        seen.clear();
+        seen.resize(self.lives.len(), u32::MAX);
         for r in (0..nr).filter(|&r| alive[r]) {
             let (bs, be) = self.region_bounds(r);
-            for b in bs..be {
-                for &c in self.boundary_slice(b) {
-                    if self.lives_at(c) == 0 {
-                        continue;
-                    }
-                    let i = c.index();
-                    if seen[i] == u32::MAX {
-                        seen[i] = r as u32;
-                    } else {
-                        uf.union(seen[i], r as u32);
-                    }
+            for &c in &self.corners[self.bnd[bs] as usize..self.bnd[be] as usize] {
+                if self.lives_at(c) == 0 {
+                    continue;
+                }
+                let i = c.index();
+                if seen[i] == u32::MAX {
+                    seen[i] = r as u32;
+                } else {
+                    uf.union(seen[i], r as u32);
                 }
             }
         }
-        let mut roots: Vec<u32> = Vec::new();
-        let mut parts: Vec<Position> = Vec::new();
+        roots.clear();
         for r in (0..nr).filter(|&r| alive[r]) {
             let root = uf.find(r as u32);
             let k = match roots.iter().position(|&x| x == root) {
                 Some(k) => k,
                 None => {
                     roots.push(root);
-                    let mut part = Position::empty_with_next(self.next);
+                    let k = roots.len() - 1;
+                    if k == parts.len() {
+                        parts.push(Position::empty_with_next(self.next));
+                    }
+                    let part = &mut parts[k];
+                    part.lives.clear();
+                    part.corners.clear();
+                    part.bnd.clear();
+                    part.bnd.push(0);
+                    part.reg.clear();
+                    part.reg.push(0);
+                    part.next = self.next;
                     // Room for every spot and corner at once (the tables then never grow).
                     part.lives.reserve(self.lives.len());
                     part.corners.reserve(self.corners.len());
                     part.bnd.reserve(self.bnd.len());
                     part.reg.reserve(nr + 1);
-                    parts.push(part);
-                    roots.len() - 1
+                    k
                 }
             };
             let part = &mut parts[k];
@@ -695,8 +728,19 @@ impl Position {
             }
             part.finish_region();
         }
-        parts
+        &parts[..roots.len()]
     }
+}
+
+/// Storage for [`Position::lands_into`]: its scratch tables and the lands' positions.
+#[derive(Default, Debug)]
+pub(crate) struct LandSplit {
+    alive: Vec<bool>,
+    uf: crate::setup::UnionFind,
+    seen: Vec<u32>,
+    roots: Vec<u32>,
+    /// The lands of the last split first; the others keep their storage for later splits.
+    parts: Vec<Position>,
 }
 
 #[cfg(test)]
