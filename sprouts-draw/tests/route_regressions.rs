@@ -146,3 +146,21 @@ fn a_move_with_no_room_for_its_new_spot_is_refused_saying_so() {
     }
     assert_eq!(board.to_json(), before);
 }
+
+/// A loop at spot 3 of an 8-spot game (its second move) that must go round spot 1, in the
+/// corner of the first loop: a band resampled at equal spacing (about 30 px on so long a
+/// loop) cut the corner round spot 1 between its vertices, and the curve kept only 20 px from
+/// it; sampled at half the room where the room is small, the loop keeps more than 22 px (the
+/// pocket left round spot 1 is where the game's later moves must go).
+#[test]
+fn a_long_loop_keeps_its_room_round_a_spot_it_bends_round() {
+    let saved = include_str!("data/loop_round_a_spot_in_a_corner.json");
+    let board = Board::from_json(saved).expect("the saved game loads");
+    let pos = board.position().clone();
+    let k = pos
+        .moves()
+        .position(|m| m.describe(&pos) == "3 -> 3 enclosing 5-9, 2, 7")
+        .expect("the move");
+    let drawn = draws(saved, k, "3 -> 3 enclosing 5-9, 2, 7");
+    assert!(drawn.clearance > 22.0, "{}", drawn.clearance);
+}

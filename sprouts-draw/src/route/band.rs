@@ -3,6 +3,10 @@
 //! diagonally preconditioned Newton iteration whose steps are projected across the band, the
 //! barrier `d_h` raised by continuation towards `d0`. A step never takes a vertex more than a
 //! fraction of its distance to the nearest obstacle, so the band cannot pass through anything.
+//! Each obstacle is felt up to `reach`, its barrier shifted by its tangent there so that the
+//! energy and its force fall to zero at the reach without a jump. A long band is sampled at half
+//! the room where the room is small (so that a chord between two vertices cannot cut in
+//! towards an obstacle it bends round), coarser in the open.
 
 use sprouts_geom::{GridSegment, Point, SegmentGrid, Vector, closest_on_segment};
 use sprouts_topo::SpotId;
@@ -46,6 +50,9 @@ struct Feel {
     r: f64,
     /// Unit vector from the obstacle to the point.
     dir: Vector,
+    /// The distance beyond which the obstacle is not felt (the barrier is shifted so that it
+    /// and its force vanish there).
+    cut: f64,
 }
 
 struct Field<'a> {
@@ -70,7 +77,11 @@ impl Field<'_> {
             (s.height - p.y, Vector::new(0.0, -1.0)),
         ] {
             if r < self.reach {
-                out.push(Feel { r, dir });
+                out.push(Feel {
+                    r,
+                    dir,
+                    cut: self.reach,
+                });
             }
         }
         for &(id, c, rad) in &s.spots {
@@ -83,6 +94,7 @@ impl Field<'_> {
                 out.push(Feel {
                     r: d - rad,
                     dir: v / d,
+                    cut: self.reach,
                 });
             }
         }
@@ -128,9 +140,64 @@ impl Field<'_> {
                 out.push(Feel {
                     r: d,
                     dir: v / v.norm(),
+                    cut: self.reach,
                 });
             }
         }
+    }
+}
+
+impl Field<'_> {
+    /// The least distance to an obstacle felt at `p` (`reach` if none is felt).
+    fn room(&self, p: Point, feels: &mut Vec<Feel>, scratch: &mut Vec<usize>) -> f64 {
+        self.feel(p, feels, scratch);
+        feels.iter().map(|f| f.r).fold(self.reach, f64::min)
+    }
+
+    /// Points along `route` (its ends kept) each half its room from the last, but at least
+    /// `fine` and at most `coarse` apart: the polyline between two of them keeps within half
+    /// the room of the first, so it cannot reach an obstacle (unless the room is below
+    /// `2 fine`).
+    fn resample(
+        &self,
+        route: &[Point],
+        fine: f64,
+        coarse: f64,
+        feels: &mut Vec<Feel>,
+        scratch: &mut Vec<usize>,
+    ) -> Vec<Point> {
+        let Some(&end) = route.last() else {
+            return Vec::new();
+        };
+        let mut out = vec![route[0]];
+        let (mut p, mut j) = (route[0], 0);
+        'walk: loop {
+            let h = (0.5 * self.room(p, feels, scratch)).clamp(fine, coarse.max(fine));
+            let mut left = h;
+            loop {
+                if j + 1 >= route.len() {
+                    break 'walk;
+                }
+                let d = (route[j + 1] - p).norm();
+                if d >= left {
+                    p += (route[j + 1] - p) * (left / d);
+                    break;
+                }
+                left -= d;
+                p = route[j + 1];
+                j += 1;
+            }
+            out.push(p);
+        }
+        // The last point is the route's end; one closer than half a step to it goes.
+        if out.len() > 1 && (out[out.len() - 1] - end).norm() < 0.5 * fine {
+            out.pop();
+        }
+        if out.len() == 1 || out[out.len() - 1] != end {
+            out.push(end);
+        }
+        out.dedup();
+        out
     }
 }
 
@@ -170,26 +237,37 @@ pub(crate) fn relax(
         near_end: band.min_clearance,
         rho: scene.end_rho(ends),
     };
-    // Equal spacing, coarser on long routes (at most about 150 vertices).
+    let mut feels = Vec::new();
+    let mut scratch = Vec::new();
+    // Vertices half the room apart (so that no chord between neighbours can reach an
+    // obstacle), at least `spacing` apart, and at most as far apart as equal spacing with about
+    // 150 vertices would put them.
     let length: f64 = route.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
-    let spacing = band.spacing.max(length / 150.0);
-    let mut pts = super::fit::resample(route, spacing);
-    let n = pts.len();
+    let coarse = band.spacing.max(length / 150.0);
+    // A short route keeps every vertex of its own (a small loop's sharp turn, cut, can cross
+    // itself once fitted) and its even spacing.
+    let adaptive = coarse > band.spacing;
+    let mut pts = if adaptive {
+        field.resample(route, band.spacing, coarse, &mut feels, &mut scratch)
+    } else {
+        super::fit::resample(route, band.spacing)
+    };
+    let mut n = pts.len();
     if n < 3 {
         return pts;
     }
     // Vertices near the ends stay (the stubs replace them).
-    let fixed: Vec<bool> = pts
-        .iter()
-        .map(|p| {
-            field
-                .ends
-                .iter()
-                .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
-        })
-        .collect();
-    let mut feels = Vec::new();
-    let mut scratch = Vec::new();
+    let is_fixed = |pts: &[Point]| -> Vec<bool> {
+        pts.iter()
+            .map(|p| {
+                field
+                    .ends
+                    .iter()
+                    .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
+            })
+            .collect()
+    };
+    let mut fixed = is_fixed(&pts);
     let d0 = band.min_clearance;
     let dd = band.comfort;
     let mut last_energy = f64::INFINITY;
@@ -241,7 +319,7 @@ pub(crate) fn relax(
                     }
                 }
                 if let Some((r, dir)) = nearest {
-                    near[i].push(Feel { r, dir });
+                    near[i].push(Feel { r, dir, cut: dd });
                     least = least.min(r);
                 }
             }
@@ -269,9 +347,16 @@ pub(crate) fn relax(
                 if r <= dh {
                     continue;
                 }
+                if r >= f.cut {
+                    continue;
+                }
+                // The barrier less its tangent at the cut: it and its force vanish there, so
+                // that a vertex crossing the cut feels no jump (a jump kept bands oscillating).
                 let x = r - dh;
-                w += band.lambda * phi(r);
-                let dphi = -2.0 * (dd - dh).powi(2) / x.powi(3);
+                let xc = (f.cut - dh).max(1e-6);
+                let dphi_c = -2.0 * (dd - dh).powi(2) / xc.powi(3);
+                w += band.lambda * (phi(r) - phi(f.cut) - dphi_c * (r - f.cut));
+                let dphi = -2.0 * (dd - dh).powi(2) / x.powi(3) - dphi_c;
                 let d2phi = 6.0 * (dd - dh).powi(2) / x.powi(4);
                 grad += band.lambda * ds * dphi * f.dir;
                 hess += band.lambda * ds * d2phi;
@@ -307,14 +392,20 @@ pub(crate) fn relax(
             break;
         }
         last_energy = energy;
-        // Keep the spacing even: resample now and then.
+        // Keep the spacing to the room: resample now and then.
         if step % 25 == 24 {
-            let keep_ends = (pts[0], pts[n - 1]);
-            let r = super::fit::resample_even(&pts, n);
-            if r.len() == n {
+            let r = if adaptive {
+                field.resample(&pts, band.spacing, coarse, &mut feels, &mut scratch)
+            } else {
+                let mut r = super::fit::resample_even(&pts, n);
+                (r[0], r[n - 1]) = (pts[0], pts[n - 1]);
+                r
+            };
+            if r.len() >= 3 {
                 pts = r;
-                pts[0] = keep_ends.0;
-                pts[n - 1] = keep_ends.1;
+                n = pts.len();
+                fixed = is_fixed(&pts);
+                last_energy = f64::INFINITY;
             }
         }
     }
@@ -376,5 +467,79 @@ mod tests {
             300.0 - mid.y
         );
         assert!(wiggle < 1.0, "wiggle {wiggle}");
+    }
+
+    fn settings() -> BandSettings {
+        BandSettings {
+            min_clearance: 6.0,
+            comfort: 40.0,
+            lambda: 1.0,
+            reach: 80.0,
+            spacing: 5.0,
+            max_steps: 100,
+        }
+    }
+
+    /// Distance from `c` to the polyline `pts`.
+    fn distance_to(pts: &[Point], c: Point) -> f64 {
+        pts.windows(2)
+            .map(|w| sprouts_geom::point_segment_distance(c, w[0], w[1]))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// On a long route (coarse spacing in the open), the band is sampled finely where it
+    /// passes close to something: resampled at equal spacing, a chord between two vertices
+    /// on either side of a spot it bends round came closer to the spot than the vertices.
+    #[test]
+    fn a_long_band_is_fine_where_it_bends_round_a_spot() {
+        let s = |k: u32| SpotId::new(k).unwrap();
+        let scene = Scene {
+            width: 3200.0,
+            height: 800.0,
+            d0: 6.0,
+            rho: 40.0 * std::f64::consts::SQRT_2,
+            spots: vec![
+                (s(1), Point::new(100.0, 100.0), 5.0),
+                (s(2), Point::new(3100.0, 100.0), 5.0),
+                (s(3), Point::new(1600.0, 400.0), 5.0),
+                (s(4), Point::new(1555.0, 380.0), 5.0),
+                (s(5), Point::new(1645.0, 380.0), 5.0),
+            ],
+            spot_lives: Vec::new(),
+            // A curve round below the spot, 45 px from it, that keeps the band close to it.
+            curves: vec![(
+                s(4),
+                s(5),
+                (0..=36)
+                    .map(|k| {
+                        let a = std::f64::consts::PI * f64::from(k) / 36.0;
+                        Point::new(1600.0 - 45.0 * a.cos(), 380.0 + 45.0 * a.sin())
+                    })
+                    .collect(),
+            )],
+        };
+        // Down to the spot, round below it at 25 px, and back up.
+        let mut route = vec![Point::new(100.0, 100.0)];
+        route.extend((0..=12).map(|k| {
+            let a = std::f64::consts::PI * f64::from(k) / 12.0;
+            Point::new(1600.0 - 25.0 * a.cos(), 400.0 + 25.0 * a.sin())
+        }));
+        route.push(Point::new(3100.0, 100.0));
+        // Resampled after 25 steps.
+        let band = BandSettings {
+            max_steps: 25,
+            ..settings()
+        };
+        let out = relax(&route, &scene, &[s(1), s(2)], &band, &mut |_| {});
+        let c = Point::new(1600.0, 400.0);
+        let by_vertex = out
+            .iter()
+            .map(|p| (p - c).norm())
+            .fold(f64::INFINITY, f64::min);
+        let by_chord = distance_to(&out, c);
+        assert!(
+            by_chord > by_vertex - 1.0,
+            "vertices {by_vertex:.1} px from the spot, chords {by_chord:.1} px"
+        );
     }
 }
