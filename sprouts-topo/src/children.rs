@@ -470,13 +470,7 @@ mod tests {
             n in 1u32..=14,
             choices in prop::collection::vec(any::<u16>(), 0..40),
         ) {
-            let mut p = Position::new(n);
-            for &c in &choices {
-                let moves: Vec<_> = p.moves().collect();
-                if moves.is_empty() {
-                    break;
-                }
-                p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+            for p in crate::random_game(n, &choices) {
                 let (fast, slow) = both(&p);
                 prop_assert_eq!(fast, slow, "{}", p.to_glop());
             }

@@ -100,6 +100,23 @@ pub(crate) fn reachable_positions(n: u32, max_depth: usize) -> Vec<Position> {
     all
 }
 
+/// The positions of a random game from `n` seeds, one after each move: move `c % count` of
+/// the listed moves for each choice `c`, until the game ends (for the property tests).
+#[cfg(test)]
+pub(crate) fn random_game(n: u32, choices: &[u16]) -> Vec<Position> {
+    let mut p = Position::new(n);
+    let mut out = Vec::new();
+    for &c in choices {
+        let moves: Vec<_> = p.moves().collect();
+        if moves.is_empty() {
+            break;
+        }
+        p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+        out.push(p.clone());
+    }
+    out
+}
+
 /// Positions, moves and keys are plain data: they can be shared between threads.
 #[cfg(test)]
 mod thread_safety {

@@ -350,12 +350,7 @@ impl Position {
     ///
     /// Why the move is illegal here; `out` is then left empty.
     pub fn play_into(&self, mv: &Move, out: &mut Position) -> Result<(), MoveError> {
-        out.lives.clear();
-        out.corners.clear();
-        out.bnd.clear();
-        out.bnd.push(0);
-        out.reg.clear();
-        out.reg.push(0);
+        out.clear_keeping_storage();
         self.check_move(mv)?;
         self.apply(mv, out);
         Ok(())

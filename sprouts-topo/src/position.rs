@@ -138,6 +138,16 @@ impl Position {
         }
     }
 
+    /// Empties the position (no regions), keeping its tables' storage for reuse.
+    pub(crate) fn clear_keeping_storage(&mut self) {
+        self.lives.clear();
+        self.corners.clear();
+        self.bnd.clear();
+        self.bnd.push(0);
+        self.reg.clear();
+        self.reg.push(0);
+    }
+
     /// The number of regions.
     pub fn region_count(&self) -> usize {
         self.reg.len() - 1

@@ -686,12 +686,7 @@ impl Position {
                         parts.push(Position::empty_with_next(self.next));
                     }
                     let part = &mut parts[k];
-                    part.lives.clear();
-                    part.corners.clear();
-                    part.bnd.clear();
-                    part.bnd.push(0);
-                    part.reg.clear();
-                    part.reg.push(0);
+                    part.clear_keeping_storage();
                     part.next = self.next;
                     // Room for every spot and corner at once (the tables then never grow).
                     part.lives.reserve(self.lives.len());

@@ -798,13 +798,7 @@ mod tests {
             n in 1u32..=14,
             choices in prop::collection::vec(any::<u16>(), 0..40),
         ) {
-            let mut p = Position::new(n);
-            for &c in &choices {
-                let moves: Vec<_> = p.moves().collect();
-                if moves.is_empty() {
-                    break;
-                }
-                p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
+            for p in crate::random_game(n, &choices) {
                 for mode in MODES {
                     let (a, b) = both(&p, mode);
                     prop_assert_eq!(a, b, "{} {:?}", p.to_glop(), mode);

@@ -1840,14 +1840,7 @@ mod tests {
             n in 1u32..=12,
             choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..30),
         ) {
-            let mut p = Position::new(n);
-            for &c in &choices {
-                let moves: Vec<_> = p.moves().collect();
-                if moves.is_empty() {
-                    break;
-                }
-                p = p.play(&moves[usize::from(c) % moves.len()]).unwrap();
-            }
+            let p = crate::random_game(n, &choices).pop().unwrap_or_else(|| Position::new(n));
             let mut tree = TreeScratch::default();
             let mut sc = ShapeScratch::default();
             for q in std::iter::once(p.clone()).chain(p.moves().take(40).map(|m| p.play(&m).unwrap())) {
