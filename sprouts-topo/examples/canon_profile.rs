@@ -51,6 +51,23 @@ fn forms_of(p: &Position, n: usize, cold: bool) -> usize {
     total
 }
 
+/// The forms of every position of `ps`, `reps` times over, through one reused canonicalizer
+/// (remembering small lands, or not when `cold`).
+#[inline(never)]
+fn set_forms(ps: &[Position], reps: usize, cold: bool) -> usize {
+    let mut c = Canonicalizer::new();
+    c.remember_small_lands(!cold);
+    let mut out = String::new();
+    let mut total = 0usize;
+    for _ in 0..reps {
+        for p in ps {
+            c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
+            total += out.len();
+        }
+    }
+    total
+}
+
 /// The solver's enumeration: every distinct child of every position, as canonical lands.
 #[inline(never)]
 fn children(ps: &[Position], reps: usize) -> usize {
@@ -70,19 +87,20 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let cold = what.ends_with("-cold");
     match what.trim_end_matches("-cold") {
-        "canon" => {
-            let ps = positions(count, 7);
-            let mut c = Canonicalizer::new();
-            c.remember_small_lands(!cold);
-            let mut out = String::new();
-            let mut total = 0usize;
-            let t = std::time::Instant::now();
-            for _ in 0..reps {
-                for p in &ps {
-                    c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
-                    total += out.len();
-                }
+        w @ ("canon" | "canon-plain") => {
+            let mut ps = positions(count, 7);
+            if w == "canon-plain" {
+                // The same positions read back from their plain forms (dead regions and stumps
+                // dropped, nothing merged): what a position kept reduced as played would be.
+                ps = ps
+                    .iter()
+                    .map(|p| {
+                        Position::parse_glop(p.canonical_unreduced().as_str()).expect("reads back")
+                    })
+                    .collect();
             }
+            let t = std::time::Instant::now();
+            let total = set_forms(&ps, reps, cold);
             let s = t.elapsed().as_secs_f64();
             let n = (ps.len() * reps) as f64;
             eprintln!(
