@@ -74,6 +74,7 @@ impl Position {
                 parent,
                 pieces,
                 land_children,
+                moves,
                 ..
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
@@ -143,8 +144,9 @@ impl Position {
                         let text_start = land_children.text.len();
                         // One move per orbit of interchangeable boundaries: every distinct
                         // child is still reached (see `representative_moves`).
-                        for mv in land.representative_moves() {
-                            land.play_generated_into(&mv, child);
+                        land.representative_moves_into(moves);
+                        for mv in moves.iter() {
+                            land.play_generated_into(mv, child);
                             let exact =
                                 c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
                             let s = land_children.text.len() as u32;
@@ -313,8 +315,15 @@ impl Position {
     /// assert_eq!(p.representative_moves().len(), 13);
     /// ```
     pub fn representative_moves(&self) -> Vec<Move> {
-        let occ = self.occurrences();
         let mut out = Vec::new();
+        self.representative_moves_into(&mut out);
+        out
+    }
+
+    /// [`Position::representative_moves`] into reused storage (`out` is cleared first).
+    pub(crate) fn representative_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let occ = self.occurrences();
         // The region whose classes are known, and per boundary (by offset in the region) its
         // class and its rank among the boundaries of its class.
         let mut known = usize::MAX;
@@ -345,7 +354,6 @@ impl Position {
                 out.extend(family.distinct_moves());
             }
         }
-        out
     }
 }
 

@@ -201,6 +201,8 @@ pub(crate) struct ChildBufs {
     pub(crate) land_children: LandChildren,
     /// The parent's lands (see [`Position::lands_into`]).
     pub(crate) split: LandSplit,
+    /// The moves of the land being enumerated.
+    pub(crate) moves: Vec<crate::moves::Move>,
 }
 
 /// The children's forms of lands already enumerated by [`Position::for_each_child_lands`], keyed
