@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-plain 2000  # read back from plain forms
 //! cargo run --release -p sprouts-topo --example canon_profile -- children 40
 //! cargo run --release -p sprouts-topo --example canon_profile -- one '0*4.1Aab1baBCD|ADCB+122' 100000
 //! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
