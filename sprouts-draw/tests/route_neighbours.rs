@@ -69,3 +69,27 @@ fn every_move_between_near_neighbours_is_drawn() {
         }
     }
 }
+
+/// Move `4 -> 11 enclosing 7` of an 8-spot random game (its 7th move): 11 is the next spot
+/// along 4's curve, 27 px away, and the curve must go round seed 7 at the far end of a
+/// corridor. The parity search's shortest way ran out and back along the same cells of the
+/// corridor, which is no curve, and the move was refused (`WrongEnclosure`); drawn once the
+/// cells a route uses twice are walled off and the search made again (the route's two strands
+/// then keep to the two sides of the wall).
+#[test]
+fn a_way_out_and_back_along_a_corridor_is_split_by_a_wall() {
+    let saved = include_str!("data/out_and_back_along_a_corridor_from_a_neighbour.json");
+    let mut board = Board::from_json(saved).expect("the saved game loads");
+    let pos = board.position().clone();
+    let mv = pos.moves().nth(13).expect("the move");
+    assert_eq!(mv.describe(&pos), "4 -> 11 enclosing 7");
+    let intended = pos.play(&mv).expect("legal");
+    board
+        .draw_move(&mv, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{}", e.detail()));
+    let got = board.position();
+    assert!(
+        got.game_key() == intended.game_key()
+            || got.canonical_unreduced() == intended.canonical_unreduced()
+    );
+}

@@ -1380,6 +1380,12 @@ fn first_last_ok(
 
 /// The lazy parity search: the shortest route first, then rays for the boundaries the last
 /// candidate put on the wrong side (at most seven).
+///
+/// A route that runs out and back along the same cells (the shortest way round a boundary at
+/// the end of a corridor, from two spots close together) is not a curve: the cells it uses
+/// twice are closed with their four neighbours (a wall the route's two strands must keep to
+/// either side of, one cell thin: the strip of spec 3.3 along the way out and back) and the
+/// search is made again, up to [`SHARED_WALLS`] times.
 #[allow(
     clippy::too_many_arguments,
     reason = "the grid, the ends, the marks and the judge are all needed"
@@ -1398,7 +1404,11 @@ fn marked_search(
     // The parity wanted on the own boundary's ray, once a route sorted the others right but
     // went round its own boundary the wrong way.
     let mut own_want: Option<bool> = None;
+    // The grid with the walls between a route's strands, once there are any.
+    let mut walled: Option<FreeGrid> = None;
+    let mut walls = 0;
     loop {
+        let grid = walled.as_ref().unwrap_or(grid);
         let mut rays = Vec::new();
         let mut want = 0u32;
         for (k, &o) in ray_of.iter().enumerate() {
@@ -1423,7 +1433,12 @@ fn marked_search(
             uncross(&route)
         };
         if !is_simple(&route) {
-            return None;
+            if walls >= SHARED_WALLS {
+                return None;
+            }
+            walls += 1;
+            walled = Some(wall_shared_cells(grid, &cells, (sources, targets))?);
+            continue;
         }
         let ins = e.inside(&route);
         let wrong: Vec<usize> = (0..ins.len())
@@ -1447,6 +1462,43 @@ fn marked_search(
             return None;
         }
     }
+}
+
+/// How many times [`marked_search`] walls off the cells a route used twice.
+const SHARED_WALLS: usize = 3;
+
+/// `grid` with the cells `cells` visits more than once closed, and their four neighbours
+/// (so that no diagonal step slips between them), except the route's ends; `None` if no cell
+/// is visited twice.
+fn wall_shared_cells(
+    grid: &FreeGrid,
+    cells: &[Cell],
+    (sources, targets): (&[Cell], &[Cell]),
+) -> Option<FreeGrid> {
+    let mut seen = std::collections::HashMap::new();
+    for &c in cells {
+        *seen.entry(c).or_insert(0usize) += 1;
+    }
+    let shared: Vec<Cell> = cells.iter().copied().filter(|c| seen[c] > 1).collect();
+    if shared.is_empty() {
+        return None;
+    }
+    let mut g = grid.clone();
+    let keep = |c: Cell| sources.contains(&c) || targets.contains(&c);
+    for &c in &shared {
+        let near = g
+            .neighbours(c)
+            .filter(|&(_, w)| w <= 1.01 * g.cell)
+            .map(|(m, _)| m)
+            .collect::<Vec<_>>();
+        for m in std::iter::once(c).chain(near) {
+            if !keep(m) {
+                g.open[m as usize] = false;
+                g.allowed[m as usize] = false;
+            }
+        }
+    }
+    Some(g)
 }
 
 /// Walls for a move between two corners of one boundary round marked boundaries (the barrier
