@@ -59,6 +59,93 @@ impl BandSettings {
     }
 }
 
+/// The scene's curves in runs of a few segments with their bounding boxes, for the nearest
+/// point of each curve within the reach: a run is looked at only while its box is nearer than
+/// the best point of its curve so far (runs taken in order of their boxes' distance).
+struct Chunks {
+    runs: Vec<Run>,
+    /// Each curve's polyline.
+    polys: Vec<Vec<Point>>,
+}
+
+/// Segments `start..end` of curve `key`'s polyline, in the box `lo`-`hi`.
+struct Run {
+    key: u32,
+    lo: Point,
+    hi: Point,
+    start: usize,
+    end: usize,
+}
+
+/// Segments per run.
+const RUN: usize = 12;
+
+impl Chunks {
+    fn new(scene: &Scene) -> Chunks {
+        let mut runs = Vec::new();
+        let polys: Vec<Vec<Point>> = scene.curves.iter().map(|c| c.2.clone()).collect();
+        for (k, poly) in polys.iter().enumerate() {
+            let segs = poly.len().saturating_sub(1);
+            let mut start = 0;
+            while start < segs {
+                let end = (start + RUN).min(segs);
+                let (mut lo, mut hi) = (poly[start], poly[start]);
+                for q in &poly[start..=end] {
+                    lo = Point::new(lo.x.min(q.x), lo.y.min(q.y));
+                    hi = Point::new(hi.x.max(q.x), hi.y.max(q.y));
+                }
+                runs.push(Run {
+                    key: k as u32,
+                    lo,
+                    hi,
+                    start,
+                    end,
+                });
+                start = end;
+            }
+        }
+        Chunks { runs, polys }
+    }
+
+    /// The nearest point of each curve within `reach` of `p`: `(curve, distance, point)`.
+    fn nearest(&self, p: Point, reach: f64, order: &mut Vec<usize>) -> Vec<(u32, f64, Point)> {
+        let boxed = |r: &Run| {
+            let dx = (r.lo.x - p.x).max(p.x - r.hi.x).max(0.0);
+            let dy = (r.lo.y - p.y).max(p.y - r.hi.y).max(0.0);
+            dx * dx + dy * dy
+        };
+        order.clear();
+        let reach2 = reach * reach;
+        order.extend((0..self.runs.len()).filter(|&k| boxed(&self.runs[k]) < reach2));
+        order.sort_by(|&a, &b| boxed(&self.runs[a]).total_cmp(&boxed(&self.runs[b])));
+        let mut best: Vec<(u32, f64, Point)> = Vec::new();
+        for &k in order.iter() {
+            let run = &self.runs[k];
+            let lb = boxed(run).sqrt();
+            let slot = best.iter().position(|b| b.0 == run.key);
+            if slot.is_some_and(|j| best[j].1 <= lb) {
+                continue;
+            }
+            let poly = &self.polys[run.key as usize];
+            let mut here: Option<(f64, Point)> = None;
+            for j in run.start..run.end {
+                let (_, q) = closest_on_segment(p, poly[j], poly[j + 1]);
+                let d = (p - q).norm();
+                if here.is_none_or(|h| d < h.0) {
+                    here = Some((d, q));
+                }
+            }
+            let Some((d, q)) = here else { continue };
+            match slot {
+                Some(j) if d < best[j].1 => best[j] = (run.key, d, q),
+                None if d < reach => best.push((run.key, d, q)),
+                _ => {}
+            }
+        }
+        best
+    }
+}
+
 /// One obstacle's distance and direction at a point.
 struct Feel {
     r: f64,
@@ -71,7 +158,7 @@ struct Feel {
 
 struct Field<'a> {
     scene: &'a Scene,
-    grid: SegmentGrid<u32>,
+    curves: Chunks,
     ends: Vec<(SpotId, Point, f64)>,
     reach: f64,
     near_end: f64,
@@ -112,24 +199,8 @@ impl Field<'_> {
                 });
             }
         }
-        scratch.clear();
-        self.grid.near_point(p, self.reach, scratch);
         // Nearest point per curve.
-        let mut best: Vec<(u32, f64, Point)> = Vec::new();
-        for &k in scratch.iter() {
-            let seg = self.grid.segments()[k];
-            let (_, q) = closest_on_segment(p, seg.a, seg.b);
-            let d = (p - q).norm();
-            match best.iter_mut().find(|b| b.0 == seg.key) {
-                Some(b) => {
-                    if d < b.1 {
-                        b.1 = d;
-                        b.2 = q;
-                    }
-                }
-                None => best.push((seg.key, d, q)),
-            }
-        }
+        let best = self.curves.nearest(p, self.reach, scratch);
         for (k, d, q) in best {
             let (from, to, _) = &s.curves[k as usize];
             // A curve at an end spot is measured by its angle there (spec 3.4), and not felt
@@ -459,19 +530,9 @@ pub(crate) fn relax(
     if route.len() < 3 {
         return route.to_vec();
     }
-    let segs = scene.curves.iter().enumerate().flat_map(|(k, (_, _, p))| {
-        p.windows(2).map(move |w| GridSegment {
-            key: k as u32,
-            a: w[0],
-            b: w[1],
-        })
-    });
-    let Ok(grid) = SegmentGrid::new(64.0, segs) else {
-        return route.to_vec();
-    };
     let field = Field {
         scene,
-        grid,
+        curves: Chunks::new(scene),
         ends: scene
             .spots
             .iter()
@@ -692,6 +753,62 @@ mod tests {
             "the middle of the band is at y = {:.1} (the corridor's middle at 400)",
             mid.y
         );
+    }
+
+    /// The nearest point of each curve found through the runs' boxes is the nearest point of
+    /// every segment (a plain scan of all of them), on random wiggly curves and points.
+    #[test]
+    fn runs_find_the_nearest_point_of_each_curve() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let s = |k: u32| SpotId::new(k).unwrap();
+        for _ in 0..20 {
+            let curves: Vec<(SpotId, SpotId, Vec<Point>)> = (0..5)
+                .map(|_| {
+                    let mut p =
+                        Point::new(rng.random_range(0.0..800.0), rng.random_range(0.0..600.0));
+                    let pts = (0..rng.random_range(2..80))
+                        .map(|_| {
+                            p += Vector::new(
+                                rng.random_range(-20.0..20.0),
+                                rng.random_range(-20.0..20.0),
+                            );
+                            p
+                        })
+                        .collect();
+                    (s(1), s(2), pts)
+                })
+                .collect();
+            let scene = Scene {
+                width: 800.0,
+                height: 600.0,
+                d0: 6.0,
+                rho: 40.0,
+                spots: Vec::new(),
+                spot_lives: Vec::new(),
+                curves,
+            };
+            let chunks = Chunks::new(&scene);
+            let mut order = Vec::new();
+            for _ in 0..50 {
+                let p = Point::new(rng.random_range(0.0..800.0), rng.random_range(0.0..600.0));
+                let reach = rng.random_range(10.0..300.0);
+                let got = chunks.nearest(p, reach, &mut order);
+                for (k, (_, _, poly)) in scene.curves.iter().enumerate() {
+                    let want = poly
+                        .windows(2)
+                        .map(|w| sprouts_geom::point_segment_distance(p, w[0], w[1]))
+                        .fold(f64::INFINITY, f64::min);
+                    match got.iter().find(|g| g.0 == k as u32) {
+                        Some(g) => {
+                            assert!((g.1 - want).abs() < 1e-9, "{} against {want}", g.1);
+                            assert!(((p - g.2).norm() - g.1).abs() < 1e-9);
+                        }
+                        None => assert!(want >= reach, "curve {k} at {want} missed"),
+                    }
+                }
+            }
+        }
     }
 
     /// The band's settings as a board has them by default (spec 3.4: felt up to 256 px).
