@@ -164,3 +164,26 @@ fn a_long_loop_keeps_its_room_round_a_spot_it_bends_round() {
     let drawn = draws(saved, k, "3 -> 3 enclosing 5-9, 2, 7");
     assert!(drawn.clearance > 22.0, "{}", drawn.clearance);
 }
+
+/// A move between spots 2 and 19 of an 8-spot game (its 14th move), 25 px apart: the curve
+/// between them passes the certificate, but no place along it has room for the new spot's
+/// disc (it came 2.06 px from spot 2's, 3.6 needed), and the bow out to `D / 2` from both
+/// spots meets a curve; drawn once the curve is bulged sideways where the disc fits with a
+/// pixel to spare (refused by the certificate's test of the new spot before).
+#[test]
+fn a_curve_bulges_to_make_room_for_its_new_spot() {
+    let saved = include_str!("data/new_spot_beside_two_close_spots.json");
+    let drawn = draws(saved, 1, "2 -> 19 enclosing nothing");
+    assert!(drawn.clearance >= 0.6 * 6.0, "{}", drawn.clearance);
+}
+
+/// A move between spots 3 and 19 of an 8-spot game (its 17th move), along a corridor between
+/// two curves: the spline fitted within 1.5 px of the route came 3.39 px from a curve (3.6
+/// needed); drawn once a curve refused by the certificate is fitted again within 0.5 px
+/// (refused before).
+#[test]
+fn a_curve_refused_by_the_certificate_is_fitted_again_more_closely() {
+    let saved = include_str!("data/curve_fitted_again_more_closely.json");
+    let drawn = draws(saved, 3, "3 -> 19 enclosing nothing");
+    assert!(drawn.clearance >= 0.6 * 6.0, "{}", drawn.clearance);
+}

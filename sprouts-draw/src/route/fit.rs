@@ -140,9 +140,15 @@ pub(crate) fn resample(pts: &[Point], spacing: f64) -> Vec<Point> {
     out
 }
 
-/// The clamped least-squares spline of spec 3.6.
-pub(crate) fn fit(points: &[Point], ua: Vector, ub: Vector) -> Result<Spline, String> {
-    match fit_clamped(points, ua, -ub, DRAWING_FIT_TOLERANCE) {
+/// The clamped least-squares spline of spec 3.6, within `tolerance` of the points (at most
+/// [`DRAWING_FIT_TOLERANCE`]).
+pub(crate) fn fit(
+    points: &[Point],
+    ua: Vector,
+    ub: Vector,
+    tolerance: f64,
+) -> Result<Spline, String> {
+    match fit_clamped(points, ua, -ub, tolerance.min(DRAWING_FIT_TOLERANCE)) {
         Ok(f) => Ok(f.spline),
         Err(e) => Err(e.to_string()),
     }
@@ -412,4 +418,239 @@ pub(crate) fn resample_even(pts: &[Point], n: usize) -> Vec<Point> {
     }
     out[n - 1] = pts[pts.len() - 1];
     out
+}
+
+/// A place along a polyline where the new spot's disc has room once the polyline is pushed a
+/// little sideways there: the arc length, the point on the polyline, the unit normal and the
+/// signed push along it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SpotRoom {
+    /// Arc length along the polyline.
+    pub at: f64,
+    /// How far the polyline is pushed along `normal` there (pixels, signed).
+    pub push: f64,
+    /// The unit normal of the polyline there.
+    pub normal: Vector,
+}
+
+/// The least distance from `z` to a spot's disc or a curve's polyline (less the quarter pixel
+/// the polyline may be off its curve).
+fn point_room(z: Point, scene: &Scene, obstacles: &Obstacles, reach: f64) -> f64 {
+    let mut room = reach;
+    for &(_, c, rs) in &scene.spots {
+        room = room.min((z - c).norm() - rs);
+    }
+    let mut near = Vec::new();
+    obstacles.grid.near_point(z, reach, &mut near);
+    for &k in &near {
+        let seg = obstacles.grid.segments()[k];
+        room = room.min(point_segment_distance(z, seg.a, seg.b) - 0.25);
+    }
+    room
+}
+
+/// Where a curve along `pts` (from one end spot's centre to the other's) could make room for
+/// its new spot by bulging (spec 2.1 puts the spot near the middle; the certificate's test of
+/// its disc, [`new_spot_clearance`], decides): for each place between a tenth and nine tenths
+/// of the length, the smallest push along the normal, either way, at which the disc passes
+/// with `margin` to spare and the way out to it keeps `need` plus `margin` from everything;
+/// places scored as the router places the spot (a pixel of push costs as much as 20 pixels
+/// along the curve away from the middle). At most `count` places, at least `2 D`-ish apart
+/// (`spread` pixels of arc length), best first.
+pub(crate) fn spot_room_places(
+    pts: &[Point],
+    scene: &Scene,
+    obstacles: &Obstacles,
+    need: f64,
+    (margin, max_push): (f64, f64),
+    (count, spread): (usize, f64),
+) -> Vec<SpotRoom> {
+    let pts = resample(pts, 2.0);
+    if pts.len() < 3 {
+        return Vec::new();
+    }
+    let mut arc = vec![0.0; pts.len()];
+    for i in 1..pts.len() {
+        arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
+    }
+    let total = arc[arc.len() - 1];
+    let middle = 0.5 * total;
+    let step = 0.5;
+    let mut scored: Vec<(f64, SpotRoom)> = Vec::new();
+    for i in 1..pts.len() - 1 {
+        let s = arc[i];
+        if s < 0.1 * total || s > 0.9 * total {
+            continue;
+        }
+        let t = pts[i + 1] - pts[i - 1];
+        if t.norm() < 1e-9 {
+            continue;
+        }
+        let normal = Vector::new(-t.y, t.x) / t.norm();
+        let mut best: Option<f64> = None;
+        for sign in [1.0, -1.0] {
+            let mut k = 1.0;
+            while k * step <= max_push {
+                let push = sign * k * step;
+                let z = pts[i] + normal * push;
+                // The way out must keep the curve's own clearance.
+                if point_room(z, scene, obstacles, need + margin + 1.0) < need + margin {
+                    break;
+                }
+                if new_spot_clearance(z, scene, obstacles, need).margin >= margin {
+                    if best.is_none_or(|b: f64| push.abs() < b.abs()) {
+                        best = Some(push);
+                    }
+                    break;
+                }
+                k += 1.0;
+            }
+        }
+        if let Some(push) = best {
+            let score = push.abs() + 0.05 * (s - middle).abs();
+            scored.push((
+                score,
+                SpotRoom {
+                    at: s,
+                    push,
+                    normal,
+                },
+            ));
+        }
+    }
+    scored.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut out: Vec<SpotRoom> = Vec::new();
+    for (_, c) in scored {
+        if out.len() >= count {
+            break;
+        }
+        if out.iter().all(|o| (o.at - c.at).abs() >= spread) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `pts` pushed by `room.push` along `room.normal` at arc length `room.at`: fully within
+/// `flat` pixels of arc length of it (where the new spot's disc sits), fading out with a half
+/// cosine over `fade` pixels beyond; the points within `stub` of either end (the end spots'
+/// centres and the stubs in the ports' directions) never move.
+pub(crate) fn bulge(
+    pts: &[Point],
+    room: &SpotRoom,
+    (flat, fade): (f64, f64),
+    stub: f64,
+) -> Vec<Point> {
+    let mut out = Vec::with_capacity(pts.len());
+    let mut s = 0.0;
+    let last = pts.len().saturating_sub(1);
+    let (a, b) = (pts[0], pts[last]);
+    for (i, &p) in pts.iter().enumerate() {
+        if i > 0 {
+            s += (p - pts[i - 1]).norm();
+        }
+        let x = (s - room.at).abs();
+        let w = if x <= flat {
+            1.0
+        } else if x < flat + fade {
+            0.5 * (1.0 + (PI * (x - flat) / fade).cos())
+        } else {
+            0.0
+        };
+        let at_end = (p - a).norm() <= stub + 0.5 || (p - b).norm() <= stub + 0.5;
+        if i == 0 || i == last || at_end || w == 0.0 {
+            out.push(p);
+        } else {
+            out.push(p + room.normal * (room.push * w));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(k: u32) -> SpotId {
+        SpotId::new(k).unwrap()
+    }
+
+    /// Two spots 200 px apart, joined by nothing, a curve 7 px below the line between them
+    /// and one 20 px above it (a strip 27 px wide).
+    fn strip() -> Scene {
+        let line = |y: f64| -> Vec<Point> {
+            (0..=40)
+                .map(|k| Point::new(50.0 + 10.0 * f64::from(k), y))
+                .collect()
+        };
+        Scene {
+            width: 600.0,
+            height: 400.0,
+            d0: 6.0,
+            rho: 40.0 * std::f64::consts::SQRT_2,
+            spots: vec![
+                (s(1), Point::new(100.0, 200.0), 5.0),
+                (s(2), Point::new(300.0, 200.0), 5.0),
+                (s(3), Point::new(40.0, 207.0), 5.0),
+                (s(4), Point::new(460.0, 207.0), 5.0),
+                (s(5), Point::new(40.0, 180.0), 5.0),
+                (s(6), Point::new(460.0, 180.0), 5.0),
+            ],
+            spot_lives: Vec::new(),
+            curves: vec![(s(3), s(4), line(207.0)), (s(5), s(6), line(180.0))],
+        }
+    }
+
+    /// Along a curve 7 px from another, no place has room for the new spot's disc (7.05 px
+    /// from the curve needed, and the margin); the smallest push that makes room is away from
+    /// the near curve, by a few pixels, and the bulged polyline keeps its ends and stubs and
+    /// has the disc's room at the place.
+    #[test]
+    fn a_curve_along_another_bulges_away_from_it_for_its_new_spot() {
+        let scene = strip();
+        let obstacles = Obstacles::new(&scene).unwrap();
+        let need = 3.6;
+        let pts = resample(&[Point::new(100.0, 200.0), Point::new(300.0, 200.0)], 2.0);
+        assert!(
+            pts.iter()
+                .all(|&p| new_spot_clearance(p, &scene, &obstacles, need).margin < 0.0)
+        );
+        let places = spot_room_places(&pts, &scene, &obstacles, need, (1.0, 12.0), (3, 12.0));
+        assert!(!places.is_empty());
+        let best = places[0];
+        // The normal of a left-to-right line points up (towards smaller y) or down; the push
+        // must take the curve away from the curve at y = 207.
+        let moved = best.normal * best.push;
+        assert!(moved.y < 0.0, "{best:?}");
+        assert!(best.push.abs() <= 4.0, "{best:?}");
+        assert!((best.at - 100.0).abs() < 2.0, "{best:?}");
+        let bulged = bulge(&pts, &best, (6.0, 15.0), 8.0);
+        assert_eq!(bulged.len(), pts.len());
+        assert_eq!(bulged[0], pts[0]);
+        assert_eq!(bulged[bulged.len() - 1], pts[pts.len() - 1]);
+        for (p, q) in pts.iter().zip(&bulged) {
+            if (p - pts[0]).norm() <= 8.5 || (p - pts[pts.len() - 1]).norm() <= 8.5 {
+                assert_eq!(p, q);
+            }
+        }
+        let at = bulged
+            .iter()
+            .copied()
+            .min_by(|a, b| (a.x - 200.0).abs().total_cmp(&(b.x - 200.0).abs()))
+            .unwrap();
+        assert!(new_spot_clearance(at, &scene, &obstacles, need).margin >= 1.0 - 1e-9);
+    }
+
+    /// With no room anywhere within the largest push (a strip too narrow for the disc), no
+    /// place is offered.
+    #[test]
+    fn no_place_where_the_strip_is_too_narrow() {
+        let mut scene = strip();
+        // The upper curve 6 px above the line: a strip 13 px wide, the disc needs 14.1.
+        scene.curves[1].2.iter_mut().for_each(|p| p.y = 194.0);
+        let obstacles = Obstacles::new(&scene).unwrap();
+        let pts = resample(&[Point::new(100.0, 200.0), Point::new(300.0, 200.0)], 2.0);
+        let places = spot_room_places(&pts, &scene, &obstacles, 3.6, (1.0, 12.0), (3, 12.0));
+        assert!(places.is_empty(), "{places:?}");
+    }
 }

@@ -19,7 +19,7 @@ mod planner;
 
 use std::fmt;
 
-use sprouts_geom::{Point, Spline, Vector, certified, refined_polygon};
+use sprouts_geom::{DRAWING_FIT_TOLERANCE, Point, Spline, Vector, certified, refined_polygon};
 use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
 
 use crate::analyse::Analysis;
@@ -1024,30 +1024,65 @@ fn prepare_at(
         };
         let pts = fit::with_stubs(&route, (ca, ua), (cb, ub), stub, 3.0);
         observer(&pts);
-        let spline = fit::fit(&pts, ua, ub).map_err(Refusal::Fit)?;
-        let cut_at = new_spot_at(&spline, &grid, &scene, &obstacles, (ca, ra), (cb, rb), need);
-        let clearance =
-            fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at).map_err(|c| {
-                Refusal::Certificate {
+        let certified = |pts: Vec<Point>, tolerance: f64| -> Result<_, Refusal> {
+            let spline = fit::fit(&pts, ua, ub, tolerance).map_err(Refusal::Fit)?;
+            let cut_at = new_spot_at(&spline, &grid, &scene, &obstacles, (ca, ra), (cb, rb), need);
+            let clearance = fit::certify(&spline, &scene, &obstacles, [a, b], need, cut_at)
+                .map_err(|c| Refusal::Certificate {
                     clearance: c.clearance,
                     needed: need,
                     spots: c.spots,
                     curves: c.curves,
                     new_spot: c.new_spot,
+                })?;
+            let picture =
+                marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
+            let curve_pts = refined_polygon(&spline, 0.25, 16.0)
+                .map(|p| p.points().to_vec())
+                .map_err(|e| Refusal::Fit(e.to_string()))?;
+            if !judge(&curve_pts) {
+                return Err(Refusal::WrongEnclosure {
+                    words: format!("{a} -> {b}"),
+                    detail: "the fitted curve sorts the boundaries differently from its route"
+                        .into(),
+                });
+            }
+            Ok((pts, spline, cut_at, clearance, curve_pts, picture))
+        };
+        // A curve that fails the certificate is fitted again more closely (the fit's 1.5 px
+        // can take a curve along a narrow corridor, or a hook at its port, too close); one
+        // whose new spot has no room is bulged where its disc would fit.
+        let mut first = None;
+        for tolerance in [DRAWING_FIT_TOLERANCE, FINE_FIT_TOLERANCE] {
+            let e = match certified(pts.clone(), tolerance) {
+                Ok(x) => return Ok(x),
+                Err(e) => e,
+            };
+            let new_spot = matches!(e, Refusal::Certificate { new_spot: true, .. });
+            let again = matches!(e, Refusal::Certificate { .. }) && !new_spot;
+            first.get_or_insert(e);
+            if new_spot {
+                let bulged = room_for_the_new_spot(&pts, &scene, &obstacles, (need, stub), &|p| {
+                    // The sides judged by the polyline's first and last points outside the
+                    // end spots' discs (the stubs, in the ports' directions).
+                    let outside = |q: &&Point| (*q - ca).norm() > ra && (*q - cb).norm() > rb;
+                    let mut sides = vec![ca];
+                    sides.extend(p.iter().filter(outside));
+                    sides.push(cb);
+                    let keeps = judge(p)
+                        && is_simple(p)
+                        && marked::keeps_its_sides(&sides, &scene, analysis, (&t_from, &t_to));
+                    keeps.then(|| certified(p.to_vec(), tolerance).ok())?
+                });
+                if let Some(x) = bulged {
+                    return Ok(x);
                 }
-            })?;
-        let picture =
-            marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
-        let curve_pts = refined_polygon(&spline, 0.25, 16.0)
-            .map(|p| p.points().to_vec())
-            .map_err(|e| Refusal::Fit(e.to_string()))?;
-        if !judge(&curve_pts) {
-            return Err(Refusal::WrongEnclosure {
-                words: format!("{a} -> {b}"),
-                detail: "the fitted curve sorts the boundaries differently from its route".into(),
-            });
+            }
+            if !again {
+                break;
+            }
         }
-        Ok((pts, spline, cut_at, clearance, curve_pts, picture))
+        Err(first.expect("a fit was tried"))
     };
     let mut first_refusal = None;
     let mut done = None;
@@ -1230,6 +1265,41 @@ fn new_spot_at(
     // The cut needs `0 < at < length` of the spline, whose arc length the polygon's is within
     // a fraction of a pixel of.
     half.first().map_or(middle, |b| b.1)
+}
+
+/// The fit's tolerance when the curve fitted within [`DRAWING_FIT_TOLERANCE`] fails the
+/// certificate (pixels).
+const FINE_FIT_TOLERANCE: f64 = 0.5;
+
+/// A curve that passes the certificate but whose new spot has no room anywhere along it (it
+/// runs at the minimum clearance past what it bends round, or down a strip a little narrower
+/// than the disc and its clearance): the polyline bulged sideways where the disc would fit
+/// with a little to spare ([`fit::spot_room_places`]), the smallest push near the middle
+/// first, each tried in turn (`attempt` fits and certifies it) until one passes.
+fn room_for_the_new_spot<T>(
+    pts: &[Point],
+    scene: &Scene,
+    obstacles: &fit::Obstacles,
+    (need, stub): (f64, f64),
+    attempt: &dyn Fn(&[Point]) -> Option<T>,
+) -> Option<T> {
+    let pts = fit::resample(pts, 2.0);
+    // A pixel to spare: the spline is fitted within 1.5 px of the pushed polyline, and its
+    // new spot placed afresh.
+    let places = fit::spot_room_places(
+        &pts,
+        scene,
+        obstacles,
+        need,
+        (1.0, 2.0 * scene.d0),
+        (4, 2.0 * scene.d0),
+    );
+    let r = scene.spots.first().map_or(5.0, |s| s.2);
+    places.iter().find_map(|place| {
+        let fade = (4.0 * place.push.abs()).max(3.0 * r);
+        let bulged = fit::bulge(&pts, place, (r + 1.0, fade), stub);
+        attempt(&bulged)
+    })
 }
 
 /// The point at half the length of a polyline.
