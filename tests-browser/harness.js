@@ -9,10 +9,18 @@ const ROOT = path.resolve(__dirname, "..");
 const ARTIFACTS = path.join(__dirname, "artifacts");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
-/** Starts the server (`cargo run --release -- serve --port 0`) and resolves with its URL. */
+/**
+ * Starts the server (`sprouts serve --port 0`) and resolves with its URL. The binary is
+ * `SPROUTS_BIN` when that is set (the test script passes the one it has just built), otherwise it
+ * is built and run by `cargo run --release`.
+ */
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn("cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--", "serve", "--port", "0"], {
+    const serve = ["serve", "--port", "0"];
+    const [program, args] = process.env.SPROUTS_BIN
+      ? [process.env.SPROUTS_BIN, serve]
+      : ["cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--", ...serve]];
+    const child = spawn(program, args, {
       cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: false,
     });
     let out = "", err = "";

@@ -78,6 +78,56 @@ impl fmt::Display for Mismatch {
 
 impl std::error::Error for Mismatch {}
 
+/// A picture read ahead of its transaction: a drawing and what [`analyse`] read off it (the
+/// route's own check of a move's picture before play, say). Only [`Analysed::new`] makes one,
+/// so the analysis is always the analysis of that very drawing. A transaction handed one
+/// still makes its own edit and reads back the position of the picture it made: the reading
+/// ahead is taken only for a picture equal to that one (`Drawing`'s `==`, which compares
+/// everything), and the read-back position is compared with the intended one as always.
+#[derive(Clone, Debug)]
+pub(crate) struct Analysed {
+    drawing: Drawing,
+    analysis: Analysis,
+}
+
+impl Analysed {
+    /// Analyses `drawing`.
+    ///
+    /// # Errors
+    /// What [`analyse`] refuses.
+    pub(crate) fn new(drawing: Drawing) -> Result<Analysed, AnalyseError> {
+        let analysis = analyse(&drawing)?;
+        Ok(Analysed { drawing, analysis })
+    }
+}
+
+/// [`analyse`] of a transaction's picture not read ahead, counted in tests.
+fn read_back(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
+    #[cfg(test)]
+    tally::count();
+    analyse(drawing)
+}
+
+/// How many transaction pictures this thread has analysed itself, without a reading ahead
+/// (tests only: a move checked before play is analysed once, by the check).
+#[cfg(test)]
+pub(crate) mod tally {
+    use std::cell::Cell;
+
+    thread_local! {
+        static ANALYSES: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn count() {
+        ANALYSES.with(|c| c.set(c.get() + 1));
+    }
+
+    /// The count so far.
+    pub(crate) fn analyses() -> u64 {
+        ANALYSES.with(Cell::get)
+    }
+}
+
 /// Why a board operation was refused. The board is left exactly as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum TransactionError<E> {
@@ -320,7 +370,13 @@ impl Board {
     ) -> Result<(), TransactionError<E>> {
         let expected = self.position().clone();
         let moves = self.state.moves.clone();
-        self.transact(&expected, moves, StepKind::Rearrange(label.into()), edit)
+        self.transact(
+            &expected,
+            moves,
+            StepKind::Rearrange(label.into()),
+            None,
+            edit,
+        )
     }
 
     /// Plays `mv` (a move of [`Board::position`]) by drawing it with `edit`, which is told the
@@ -333,6 +389,18 @@ impl Board {
     pub fn play<E>(
         &mut self,
         mv: &Move,
+        edit: impl FnOnce(&mut Drawing, &MoveContext) -> Result<(), E>,
+    ) -> Result<(), TransactionError<E>> {
+        self.play_ahead(mv, None, edit)
+    }
+
+    /// As [`Board::play`], with the picture perhaps read ahead (see [`Analysed`]): when the
+    /// edit makes a picture equal to `ahead`'s, its analysis is the read-back, else the
+    /// picture is analysed here. Either way the position read back is checked.
+    fn play_ahead<E>(
+        &mut self,
+        mv: &Move,
+        ahead: Option<Analysed>,
         edit: impl FnOnce(&mut Drawing, &MoveContext) -> Result<(), E>,
     ) -> Result<(), TransactionError<E>> {
         let pos = self.position();
@@ -352,7 +420,9 @@ impl Board {
         };
         let mut moves = self.state.moves.clone();
         moves.push(played.clone());
-        self.transact(&expected, moves, StepKind::Move(played), |d| edit(d, &ctx))
+        self.transact(&expected, moves, StepKind::Move(played), ahead, |d| {
+            edit(d, &ctx)
+        })
     }
 
     /// Plays `mv` drawn as `spline` from its first spot to its second: the spline is cut near
@@ -366,19 +436,23 @@ impl Board {
         mv: &Move,
         spline: &Spline,
     ) -> Result<(CurveId, CurveId), TransactionError<DrawingError>> {
-        self.play_spline_cut(mv, || {
-            spline.cut_near_middle(1e-6 * (1.0 + spline_size(spline)))
-        })
+        self.play_spline_cut(
+            mv,
+            || spline.cut_near_middle(1e-6 * (1.0 + spline_size(spline))),
+            None,
+        )
     }
 
-    /// As [`Board::play_spline`], with the spline already cut where the new spot goes.
+    /// As [`Board::play_spline`], with the spline already cut where the new spot goes, and
+    /// perhaps the picture it makes read ahead (see [`Analysed`]).
     pub(crate) fn play_spline_cut(
         &mut self,
         mv: &Move,
         cut: impl FnOnce() -> Result<sprouts_geom::Cut, sprouts_geom::SplineError>,
+        ahead: Option<Analysed>,
     ) -> Result<(CurveId, CurveId), TransactionError<DrawingError>> {
         let mut ids = (CurveId(0), CurveId(0));
-        self.play(mv, |d, ctx| {
+        self.play_ahead(mv, ahead, |d, ctx| {
             let cut = cut().map_err(DrawingError::BadSpline)?;
             ids = d.add_move_curves(
                 (ctx.from, ctx.new_spot, ctx.to),
@@ -478,17 +552,23 @@ impl Board {
         }
     }
 
-    /// The transaction: snapshot, edit, analyse, compare, then keep or restore.
+    /// The transaction: snapshot, edit, analyse, compare, then keep or restore. `ahead`: the
+    /// picture perhaps already analysed; its analysis is used only if the edit made a picture
+    /// equal to it.
     fn transact<E>(
         &mut self,
         expected: &Position,
         moves: Vec<PlayedMove>,
         kind: StepKind,
+        ahead: Option<Analysed>,
         edit: impl FnOnce(&mut Drawing) -> Result<(), E>,
     ) -> Result<(), TransactionError<E>> {
         let mut drawing = self.state.drawing.clone();
         edit(&mut drawing).map_err(TransactionError::Edit)?;
-        let analysis = analyse(&drawing).map_err(TransactionError::Picture)?;
+        let analysis = match ahead {
+            Some(a) if a.drawing == drawing => a.analysis,
+            _ => read_back(&drawing).map_err(TransactionError::Picture)?,
+        };
         check(expected, analysis.position()).map_err(TransactionError::Mismatch)?;
         let before = std::mem::replace(
             &mut self.state,
@@ -720,5 +800,103 @@ impl Board {
             curves: (CurveId(ncurves), CurveId(ncurves + 1)),
             report: report.expect("the edit ran"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sprouts_geom::{EndCondition, Point, interpolate};
+
+    use super::*;
+
+    /// A loop at spot 1 (150, 100) round seed 2 (450, 100), not round seed 3 (300, 300).
+    fn loop_round_2() -> Spline {
+        let pts: Vec<Point> = [
+            (150.0, 100.0),
+            (250.0, 20.0),
+            (450.0, 12.0),
+            (540.0, 100.0),
+            (450.0, 188.0),
+            (250.0, 180.0),
+            (150.0, 100.0),
+        ]
+        .iter()
+        .map(|&(x, y)| Point::new(x, y))
+        .collect();
+        interpolate(&pts, EndCondition::Natural, EndCondition::Natural, &[]).expect("a spline")
+    }
+
+    /// The picture `board.play_spline_cut` makes of the loop, read ahead.
+    fn read_ahead(board: &Board, spline: &Spline) -> Analysed {
+        let cut = spline
+            .cut_near_middle(1e-6 * (1.0 + spline_size(spline)))
+            .expect("a cut");
+        let mut d = board.drawing().clone();
+        let one = SpotId::new(1).expect("spot 1");
+        let index = u32::try_from(board.moves().len()).expect("few moves");
+        d.add_move_curves(
+            (one, d.next_spot(), one),
+            cut.first,
+            cut.second,
+            index,
+            board.settings().spot_radius,
+        )
+        .expect("the move's curves");
+        Analysed::new(d).expect("a picture")
+    }
+
+    /// A transaction handed a picture read ahead takes its reading only for the picture it
+    /// makes itself, and checks the position read back all the same: the wrong move with
+    /// the right picture read ahead is refused (no second analysis) and leaves the board
+    /// byte for byte as it was; a reading of another picture (the one before the move) is
+    /// not taken (the picture is analysed, the move played); the right one is taken and the
+    /// board ends exactly as with its own analysis.
+    #[test]
+    fn a_picture_read_ahead_is_taken_only_for_the_picture_made() {
+        let mut board =
+            Board::new(3, WorldSize::new(600.0, 400.0), Settings::default()).expect("a board");
+        let p = board.position().clone();
+        let find = |w: &str| {
+            p.moves()
+                .find(|m| m.describe(&p) == w)
+                .unwrap_or_else(|| panic!("no move {w}"))
+        };
+        let (nothing, around) = (find("1 -> 1 enclosing nothing"), find("1 -> 1 enclosing 2"));
+        let spline = loop_round_2();
+        let cut = || spline.cut_near_middle(1e-6 * (1.0 + spline_size(&spline)));
+        let before = board.to_json();
+
+        let ahead = read_ahead(&board, &spline);
+        let n = tally::analyses();
+        let err = board
+            .play_spline_cut(&nothing, cut, Some(ahead))
+            .expect_err("another position");
+        assert!(matches!(err, TransactionError::Mismatch(_)), "{err}");
+        assert_eq!(tally::analyses(), n, "the reading ahead was not taken");
+        assert_eq!(board.to_json(), before);
+
+        let stale = Analysed::new(board.drawing().clone()).expect("a picture");
+        board
+            .play_spline_cut(&around, cut, Some(stale))
+            .expect("the move");
+        assert_eq!(
+            tally::analyses(),
+            n + 1,
+            "a reading of another picture taken"
+        );
+        assert_eq!(
+            board.position().game_key(),
+            p.play(&around).expect("legal").game_key()
+        );
+        let afresh = board.to_json();
+
+        board.undo().expect("a step");
+        assert_eq!(board.to_json(), before);
+        let ahead = read_ahead(&board, &spline);
+        board
+            .play_spline_cut(&around, cut, Some(ahead))
+            .expect("the move");
+        assert_eq!(tally::analyses(), n + 1, "the reading ahead was not taken");
+        assert_eq!(board.to_json(), afresh);
     }
 }

@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-plain 2000  # read back from plain forms
 //! cargo run --release -p sprouts-topo --example canon_profile -- children 40
 //! cargo run --release -p sprouts-topo --example canon_profile -- one '0*4.1Aab1baBCD|ADCB+122' 100000
 //! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
@@ -51,6 +52,23 @@ fn forms_of(p: &Position, n: usize, cold: bool) -> usize {
     total
 }
 
+/// The forms of every position of `ps`, `reps` times over, through one reused canonicalizer
+/// (remembering small lands, or not when `cold`).
+#[inline(never)]
+fn set_forms(ps: &[Position], reps: usize, cold: bool) -> usize {
+    let mut c = Canonicalizer::new();
+    c.remember_small_lands(!cold);
+    let mut out = String::new();
+    let mut total = 0usize;
+    for _ in 0..reps {
+        for p in ps {
+            c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
+            total += out.len();
+        }
+    }
+    total
+}
+
 /// The solver's enumeration: every distinct child of every position, as canonical lands.
 #[inline(never)]
 fn children(ps: &[Position], reps: usize) -> usize {
@@ -70,19 +88,20 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let cold = what.ends_with("-cold");
     match what.trim_end_matches("-cold") {
-        "canon" => {
-            let ps = positions(count, 7);
-            let mut c = Canonicalizer::new();
-            c.remember_small_lands(!cold);
-            let mut out = String::new();
-            let mut total = 0usize;
-            let t = std::time::Instant::now();
-            for _ in 0..reps {
-                for p in &ps {
-                    c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
-                    total += out.len();
-                }
+        w @ ("canon" | "canon-plain") => {
+            let mut ps = positions(count, 7);
+            if w == "canon-plain" {
+                // The same positions read back from their plain forms (dead regions and stumps
+                // dropped, nothing merged): what a position kept reduced as played would be.
+                ps = ps
+                    .iter()
+                    .map(|p| {
+                        Position::parse_glop(p.canonical_unreduced().as_str()).expect("reads back")
+                    })
+                    .collect();
             }
+            let t = std::time::Instant::now();
+            let total = set_forms(&ps, reps, cold);
             let s = t.elapsed().as_secs_f64();
             let n = (ps.len() * reps) as f64;
             eprintln!(

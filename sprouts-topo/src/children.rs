@@ -74,6 +74,7 @@ impl Position {
                 parent,
                 pieces,
                 land_children,
+                moves,
                 ..
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
@@ -82,11 +83,22 @@ impl Position {
             parent.pieces.clear();
             parent.forms.clear();
             parent.form_of.clear();
+            parent.keys.clear();
+            parent.key_of.clear();
+            parent.entry_of.clear();
             let mut parent_exact = true;
             for (i, land) in lands.iter().enumerate() {
-                // A land met before: its form is remembered with its children.
+                // A land met before: its form is remembered with its children. (Its key and
+                // entry are kept for the second pass below.)
                 land_children.build_key(land);
-                let exact = match land_children.map.get(land_children.key.as_slice()) {
+                let ks = parent.keys.len() as u32;
+                parent.keys.extend_from_slice(&land_children.key);
+                parent.key_of.push((ks, parent.keys.len() as u32));
+                let found = land_children.map.get(land_children.key.as_slice()).copied();
+                parent
+                    .entry_of
+                    .push(found.map(|entry| (entry, land_children.clears)));
+                let exact = match found {
                     Some(entry) => {
                         let (s, e, exact) = entry.form;
                         text.clear();
@@ -111,21 +123,30 @@ impl Position {
                 // The children of a land met before (the same land up to the names of its
                 // spots) are read back; otherwise each move is played and canonicalised, and
                 // the children's forms are remembered.
-                land_children.build_key(land);
-                let known = land_children
-                    .map
-                    .get(land_children.key.as_slice())
-                    .map(|entry| entry.children);
+                let (ks, ke) = parent.key_of[i];
+                land_children.key.clear();
+                land_children
+                    .key
+                    .extend_from_slice(&parent.keys[ks as usize..ke as usize]);
+                let known = match parent.entry_of[i] {
+                    Some((entry, clears)) if clears == land_children.clears => Some(entry),
+                    // Looked up before (and not found), or found before the memory was
+                    // cleared: look again (an equal land earlier in this position may have
+                    // been entered since).
+                    _ => land_children.map.get(land_children.key.as_slice()).copied(),
+                }
+                .map(|entry| entry.children);
                 let (es, ee) = match known {
                     Some(range) => range,
                     None => {
                         land_children.bound();
                         let es = land_children.entries.len() as u32;
                         let text_start = land_children.text.len();
-                        for mv in land.distinct_moves() {
-                            if land.play_into(&mv, child).is_err() {
-                                continue;
-                            }
+                        // One move per orbit of interchangeable boundaries: every distinct
+                        // child is still reached (see `representative_moves`).
+                        land.representative_moves_into(moves);
+                        for mv in moves.iter() {
+                            land.play_generated_into(mv, child);
                             let exact =
                                 c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
                             let s = land_children.text.len() as u32;
@@ -294,8 +315,15 @@ impl Position {
     /// assert_eq!(p.representative_moves().len(), 13);
     /// ```
     pub fn representative_moves(&self) -> Vec<Move> {
-        let occ = self.occurrences();
         let mut out = Vec::new();
+        self.representative_moves_into(&mut out);
+        out
+    }
+
+    /// [`Position::representative_moves`] into reused storage (`out` is cleared first).
+    pub(crate) fn representative_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let occ = self.occurrences();
         // The region whose classes are known, and per boundary (by offset in the region) its
         // class and its rank among the boundaries of its class.
         let mut known = usize::MAX;
@@ -326,7 +354,6 @@ impl Position {
                 out.extend(family.distinct_moves());
             }
         }
-        out
     }
 }
 

@@ -356,6 +356,14 @@ impl Position {
         Ok(())
     }
 
+    /// Plays `mv`, a move this position generated (so legal: not checked again outside debug
+    /// builds), into `out`, reusing its storage.
+    pub(crate) fn play_generated_into(&self, mv: &Move, out: &mut Position) {
+        out.clear_keeping_storage();
+        debug_assert_eq!(self.check_move(mv), Ok(()));
+        self.apply(mv, out);
+    }
+
     /// Plays a checked move into the cleared `out`.
     fn apply(&self, mv: &Move, out: &mut Position) {
         let z = mv.new_spot;

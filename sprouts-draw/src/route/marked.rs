@@ -15,8 +15,8 @@ use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 use super::Wall;
 use super::fit::new_spot_cut;
 use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal};
-use crate::Board;
-use crate::analyse::{Analysis, BoundaryPicture, analyse};
+use crate::analyse::{Analysis, BoundaryPicture};
+use crate::board::{Analysed, Board};
 
 /// How the `B_a` side of a route is decided.
 #[derive(Clone, Debug)]
@@ -346,12 +346,16 @@ pub(crate) fn loop_walls_round(
 /// band round the tip of a loop's thin wall, say), or that crosses a curve at its end spot
 /// just outside the spot's disc, passes it. Asked here, such a curve is refused while the
 /// route as found can still be fitted instead.
+///
+/// The picture passed is returned with its analysis, for the board's transaction: the move
+/// is then read off the picture once (the transaction still makes its own picture, and takes
+/// this reading only for a picture equal to it).
 pub(crate) fn picture_check(
     board: &Board,
     (a, b): (SpotId, SpotId),
     spline: &Spline,
     cut_at: f64,
-) -> Result<(), String> {
+) -> Result<Analysed, String> {
     let _span = tracing::debug_span!("picture_check").entered();
     let cut = new_spot_cut(spline, cut_at).map_err(|e| e.to_string())?;
     let mut trial = board.drawing().clone();
@@ -365,7 +369,7 @@ pub(crate) fn picture_check(
             board.settings().spot_radius,
         )
         .map_err(|e| e.to_string())?;
-    analyse(&trial).map(|_| ()).map_err(|e| e.to_string())
+    Analysed::new(trial).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -403,10 +407,7 @@ mod tests {
             1.0,
         )
         .expect("a spline");
-        assert_eq!(
-            picture_check(&board, (a, b), &straight, half(&straight)),
-            Ok(())
-        );
+        assert!(picture_check(&board, (a, b), &straight, half(&straight)).is_ok());
         let looped = Spline::from_cubic(
             CubicBez {
                 p0: pa,

@@ -23,7 +23,7 @@ use sprouts_geom::{DRAWING_FIT_TOLERANCE, Point, Spline, Vector, certified, refi
 use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
 
 use crate::analyse::Analysis;
-use crate::board::{Board, TransactionError};
+use crate::board::{Analysed, Board, TransactionError};
 use crate::drawing::CurveId;
 use marked::Enclosure;
 use planner::{Cell, FreeGrid, Obstacle, Ray, Scene, Terminal};
@@ -321,6 +321,9 @@ struct Prepared {
     route: Vec<Point>,
     clearance: f64,
     method: RouteMethod,
+    /// The picture with the move in it, as the picture's check before play read it (the
+    /// board's transaction reads the move off it instead of analysing the picture again).
+    picture: Analysed,
 }
 
 /// A segment closed to the path, with its half-width.
@@ -1029,7 +1032,8 @@ fn prepare_at(
                     curves: c.curves,
                     new_spot: c.new_spot,
                 })?;
-            marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
+            let picture =
+                marked::picture_check(board, (a, b), &spline, cut_at).map_err(Refusal::Picture)?;
             let curve_pts = refined_polygon(&spline, 0.25, 16.0)
                 .map(|p| p.points().to_vec())
                 .map_err(|e| Refusal::Fit(e.to_string()))?;
@@ -1040,7 +1044,7 @@ fn prepare_at(
                         .into(),
                 });
             }
-            Ok((pts, spline, cut_at, clearance, curve_pts))
+            Ok((pts, spline, cut_at, clearance, curve_pts, picture))
         };
         // A curve that fails the certificate is fitted again more closely (the fit's 1.5 px
         // can take a curve along a narrow corridor, or a hook at its port, too close); one
@@ -1090,7 +1094,7 @@ fn prepare_at(
             }
         }
     }
-    let Some((pts, spline, cut_at, clearance, curve_pts)) = done else {
+    let Some((pts, spline, cut_at, clearance, curve_pts, picture)) = done else {
         return Err(first_refusal.expect("a route was tried"));
     };
     // The move the curve draws.
@@ -1109,6 +1113,7 @@ fn prepare_at(
         route: pts,
         clearance,
         method,
+        picture,
     })
 }
 
@@ -1825,7 +1830,11 @@ fn commit(
 ) -> Result<DrawnMove, Refusal> {
     let words = p.mv.describe(board.position());
     // The cut where `prepare` put the new spot.
-    let played = board.play_spline_cut(&p.mv, || fit::new_spot_cut(&p.spline, p.cut_at));
+    let played = board.play_spline_cut(
+        &p.mv,
+        || fit::new_spot_cut(&p.spline, p.cut_at),
+        Some(p.picture),
+    );
     let curves = played.map_err(|e| match e {
         TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
         TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
@@ -2503,5 +2512,38 @@ mod choice_tests {
         let again = other_choices(&pos, &scene, &mv, &other, 2);
         assert_eq!(again.len(), 2);
         assert_eq!(again[0], chosen);
+    }
+}
+
+#[cfg(test)]
+mod read_once_tests {
+    use super::*;
+    use crate::drawing::{Settings, WorldSize};
+
+    /// A drawn move is read off its picture once: the board's transaction takes the reading
+    /// of the picture's check before play (the same picture) instead of analysing it again.
+    /// Moves of a 5-spot game, the first legal move of each position in the order listed.
+    #[test]
+    fn a_drawn_move_is_analysed_once() {
+        let mut board =
+            Board::new(5, WorldSize::new(1200.0, 800.0), Settings::default()).expect("a board");
+        let n = crate::board::tally::analyses();
+        let mut drawn = 0;
+        for _ in 0..6 {
+            let pos = board.position().clone();
+            let Some(mv) = pos
+                .moves()
+                .find(|m| board.draw_move(m, &mut |_| {}).is_ok())
+            else {
+                break;
+            };
+            drawn += 1;
+            assert_eq!(
+                board.position().game_key(),
+                pos.play(&mv).expect("legal").game_key()
+            );
+        }
+        assert!(drawn >= 4, "{drawn} drawn");
+        assert_eq!(crate::board::tally::analyses(), n, "analysed twice");
     }
 }

@@ -201,6 +201,8 @@ pub(crate) struct ChildBufs {
     pub(crate) land_children: LandChildren,
     /// The parent's lands (see [`Position::lands_into`]).
     pub(crate) split: LandSplit,
+    /// The moves of the land being enumerated.
+    pub(crate) moves: Vec<crate::moves::Move>,
 }
 
 /// The children's forms of lands already enumerated by [`Position::for_each_child_lands`], keyed
@@ -221,6 +223,8 @@ pub(crate) struct LandChildren {
     /// Scratch: the key being built, and spot numbers by spot index.
     pub(crate) key: Vec<u32>,
     pub(crate) names: Vec<u32>,
+    /// How many times the memory was cleared (an entry looked up before a clear is stale).
+    pub(crate) clears: u64,
 }
 
 /// What [`LandChildren`] remembers of a land.
@@ -268,6 +272,7 @@ impl LandChildren {
     /// Forgets everything if the memory is full.
     pub(crate) fn bound(&mut self) {
         if self.bytes > LAND_CHILDREN_CAP {
+            self.clears += 1;
             self.map.clear();
             self.entries.clear();
             self.text.clear();
@@ -311,6 +316,12 @@ pub(crate) struct ParentLands {
     /// Each land's whole form (a range of `forms`) and whether it is exact.
     pub(crate) forms: String,
     pub(crate) form_of: Vec<(u32, u32, bool)>,
+    /// Each land's key in [`LandChildren`] (a range of `keys`), built once per call.
+    pub(crate) keys: Vec<u32>,
+    pub(crate) key_of: Vec<(u32, u32)>,
+    /// Each land's entry in [`LandChildren`] when it was found there, with the memory's
+    /// [`LandChildren::clears`] at the time (the entry is stale if it was cleared since).
+    pub(crate) entry_of: Vec<Option<(LandEntry, u64)>>,
 }
 
 impl Default for Canonicalizer {

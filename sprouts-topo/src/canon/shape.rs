@@ -173,6 +173,9 @@ pub(crate) struct ShapeScratch {
     tmp_reg: Vec<u32>,
     tmp_bag: Vec<bool>,
     uf: UnionFind,
+    /// Whether the last one-pass reading joined two kept regions in `uf` (it then holds the
+    /// lands; otherwise every kept region is a land of its own).
+    any_link: bool,
     /// The number of the current region pass (see `SpotInfo::stamp`).
     pass: u32,
     /// The number of the current build (see `SpotInfo::generation`).
@@ -323,7 +326,9 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
     let spots = scratch.spots.as_mut_slice();
     let kept = &mut scratch.kept;
     let kept_bnd = &mut scratch.kept_bnd;
+    let uf = &mut scratch.uf;
     let mut any_small = false;
+    let mut any_link = false;
     for r in 0..nr {
         let (bs, be) = pos.region_bounds(r);
         let region = &corners[pos.bnd[bs] as usize..pos.bnd[be] as usize];
@@ -374,6 +379,15 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
                     if info.first_boundary != kb {
                         info.same_boundary = false;
                     }
+                    // Lands: regions joined by a spot met in both (the spot is met twice at
+                    // least, whatever GLOP's repeats take back, which are on one boundary).
+                    if info.first_region != rk {
+                        if !any_link {
+                            uf.reset(nr);
+                            any_link = true;
+                        }
+                        uf.union(info.first_region, rk);
+                    }
                 }
             }
             if mode.glop {
@@ -396,6 +410,7 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
         }
     }
     scratch.pass = pass;
+    scratch.any_link = any_link;
     any_small
 }
 
@@ -421,25 +436,10 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     let kept_bnd = scratch.kept_bnd.as_slice();
     let kept_reg = scratch.kept_reg.as_slice();
     let spots = scratch.spots.as_mut_slice();
-    // Lands: regions joined by a spot met in both (a private spot of a merged region never is).
+    // Lands: regions joined by a spot met in both, joined while reading (a private spot of a
+    // merged region never is met in two).
     let mut uf = std::mem::take(&mut scratch.uf);
-    let mut any_link = false;
-    for r in 0..nr {
-        let (ks, ke) = (
-            kept_bnd[kept_reg[r] as usize] as usize,
-            kept_bnd[kept_reg[r + 1] as usize] as usize,
-        );
-        for &c in &kept[ks..ke] {
-            let info = &spots[c.index()];
-            if info.occ >= 2 && info.first_region != r as u32 {
-                if !any_link {
-                    uf.reset(nr);
-                    any_link = true;
-                }
-                uf.union(info.first_region, r as u32);
-            }
-        }
-    }
+    let any_link = scratch.any_link;
     scratch.order.clear();
     scratch.order.extend(0..nr as u32);
     scratch.land_of.clear();
