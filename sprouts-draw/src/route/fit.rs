@@ -610,12 +610,11 @@ pub(crate) fn empty_loop_has_room(
             if (z - a).norm() < from_spot || (z - new_spot).norm() < from_spot {
                 continue;
             }
-            if certified::winding_number(z, loop_pts).unwrap_or(0) == 0 {
-                continue;
-            }
+            // The cheap test first: most points are too near the loop.
             if loop_pts
                 .windows(2)
                 .all(|w| point_segment_distance(z, w[0], w[1]) >= from_curve)
+                && certified::winding_number(z, loop_pts).unwrap_or(0) != 0
             {
                 return true;
             }
