@@ -1,12 +1,25 @@
 //! The elastic band (spec 3.4): a polyline relaxed under the clearance energy
-//! `E = ∫ (1 + λ Σ_o φ(r_o(s))) ds` with the barrier `φ(r) = ((D - d_h) / (r - d_h))²`, by a
-//! diagonally preconditioned Newton iteration whose steps are projected across the band, the
-//! barrier `d_h` raised by continuation towards `d0`. A step never takes a vertex more than a
-//! fraction of its distance to the nearest obstacle, so the band cannot pass through anything.
-//! Each obstacle is felt up to `reach`, its barrier shifted by its tangent there so that the
-//! energy and its force fall to zero at the reach without a jump. A long band is sampled at half
+//! `E = ∫ (1 + λ Σ_o φ(r_o(s))) ds` with the barrier `φ(r) = ((D - d_h) / (r - d_h))²`, summed
+//! over distinct obstacles (each curve, each spot, each window side and the band's own
+//! far-away parts, by their nearest points) felt up to 256 px, each obstacle's barrier less
+//! its tangent there so that it and its force vanish at the reach without a jump.
+//!
+//! The minimisation is a damped Newton iteration projected across the band: each free vertex
+//! moves along its normal, the displacements solving the tridiagonal system of the energy's
+//! Hessian in them (the length terms exactly, the barriers by their second derivative along
+//! the normal), with Levenberg-Marquardt damping; a step is kept only if it lowers the energy
+//! and leaves the band simple, else the damping grows. (A diagonal step per vertex moved the
+//! smooth modes of a long band very slowly and let others oscillate; after its 100 steps the
+//! band was far from its minimum.) Each vertex's barrier rises by continuation towards `d0`,
+//! always below its present room, and a step never takes a vertex more than `0.3` of its room
+//! to the barrier, so the band cannot pass through anything. A long band is sampled at half
 //! the room where the room is small (so that a chord between two vertices cannot cut in
 //! towards an obstacle it bends round), coarser in the open.
+//!
+//! Felt only up to `D` (the band's own far parts) or `2 D` (everything else), as before, the
+//! energy was flat beyond: a converged band sat at that distance from what it bent round
+//! however much room there was (a long empty loop's two strands `D` apart), instead of in the
+//! middle of its room.
 
 use sprouts_geom::{GridSegment, Point, SegmentGrid, Vector, closest_on_segment};
 use sprouts_topo::SpotId;
@@ -23,7 +36,8 @@ pub struct BandSettings {
     pub comfort: f64,
     /// Room against length, `λ`.
     pub lambda: f64,
-    /// How far obstacles are felt (pixels).
+    /// How far obstacles, the band's own far parts among them, are felt (pixels; spec 3.4:
+    /// 256).
     pub reach: f64,
     /// The spacing the band is resampled at (pixels).
     pub spacing: f64,
@@ -38,10 +52,97 @@ impl BandSettings {
             min_clearance: s.min_clearance,
             comfort: s.comfort_distance,
             lambda: s.room_vs_length,
-            reach: (2.0 * s.comfort_distance).min(256.0),
+            reach: 256.0,
             spacing: 5.0,
             max_steps: 100,
         }
+    }
+}
+
+/// The scene's curves in runs of a few segments with their bounding boxes, for the nearest
+/// point of each curve within the reach: a run is looked at only while its box is nearer than
+/// the best point of its curve so far (runs taken in order of their boxes' distance).
+struct Chunks {
+    runs: Vec<Run>,
+    /// Each curve's polyline.
+    polys: Vec<Vec<Point>>,
+}
+
+/// Segments `start..end` of curve `key`'s polyline, in the box `lo`-`hi`.
+struct Run {
+    key: u32,
+    lo: Point,
+    hi: Point,
+    start: usize,
+    end: usize,
+}
+
+/// Segments per run.
+const RUN: usize = 12;
+
+impl Chunks {
+    fn new(scene: &Scene) -> Chunks {
+        let mut runs = Vec::new();
+        let polys: Vec<Vec<Point>> = scene.curves.iter().map(|c| c.2.clone()).collect();
+        for (k, poly) in polys.iter().enumerate() {
+            let segs = poly.len().saturating_sub(1);
+            let mut start = 0;
+            while start < segs {
+                let end = (start + RUN).min(segs);
+                let (mut lo, mut hi) = (poly[start], poly[start]);
+                for q in &poly[start..=end] {
+                    lo = Point::new(lo.x.min(q.x), lo.y.min(q.y));
+                    hi = Point::new(hi.x.max(q.x), hi.y.max(q.y));
+                }
+                runs.push(Run {
+                    key: k as u32,
+                    lo,
+                    hi,
+                    start,
+                    end,
+                });
+                start = end;
+            }
+        }
+        Chunks { runs, polys }
+    }
+
+    /// The nearest point of each curve within `reach` of `p`: `(curve, distance, point)`.
+    fn nearest(&self, p: Point, reach: f64, order: &mut Vec<usize>) -> Vec<(u32, f64, Point)> {
+        let boxed = |r: &Run| {
+            let dx = (r.lo.x - p.x).max(p.x - r.hi.x).max(0.0);
+            let dy = (r.lo.y - p.y).max(p.y - r.hi.y).max(0.0);
+            dx * dx + dy * dy
+        };
+        order.clear();
+        let reach2 = reach * reach;
+        order.extend((0..self.runs.len()).filter(|&k| boxed(&self.runs[k]) < reach2));
+        order.sort_by(|&a, &b| boxed(&self.runs[a]).total_cmp(&boxed(&self.runs[b])));
+        let mut best: Vec<(u32, f64, Point)> = Vec::new();
+        for &k in order.iter() {
+            let run = &self.runs[k];
+            let lb = boxed(run).sqrt();
+            let slot = best.iter().position(|b| b.0 == run.key);
+            if slot.is_some_and(|j| best[j].1 <= lb) {
+                continue;
+            }
+            let poly = &self.polys[run.key as usize];
+            let mut here: Option<(f64, Point)> = None;
+            for j in run.start..run.end {
+                let (_, q) = closest_on_segment(p, poly[j], poly[j + 1]);
+                let d = (p - q).norm();
+                if here.is_none_or(|h| d < h.0) {
+                    here = Some((d, q));
+                }
+            }
+            let Some((d, q)) = here else { continue };
+            match slot {
+                Some(j) if d < best[j].1 => best[j] = (run.key, d, q),
+                None if d < reach => best.push((run.key, d, q)),
+                _ => {}
+            }
+        }
+        best
     }
 }
 
@@ -57,7 +158,7 @@ struct Feel {
 
 struct Field<'a> {
     scene: &'a Scene,
-    grid: SegmentGrid<u32>,
+    curves: Chunks,
     ends: Vec<(SpotId, Point, f64)>,
     reach: f64,
     near_end: f64,
@@ -98,24 +199,8 @@ impl Field<'_> {
                 });
             }
         }
-        scratch.clear();
-        self.grid.near_point(p, self.reach, scratch);
         // Nearest point per curve.
-        let mut best: Vec<(u32, f64, Point)> = Vec::new();
-        for &k in scratch.iter() {
-            let seg = self.grid.segments()[k];
-            let (_, q) = closest_on_segment(p, seg.a, seg.b);
-            let d = (p - q).norm();
-            match best.iter_mut().find(|b| b.0 == seg.key) {
-                Some(b) => {
-                    if d < b.1 {
-                        b.1 = d;
-                        b.2 = q;
-                    }
-                }
-                None => best.push((seg.key, d, q)),
-            }
-        }
+        let best = self.curves.nearest(p, self.reach, scratch);
         for (k, d, q) in best {
             let (from, to, _) = &s.curves[k as usize];
             // A curve at an end spot is measured by its angle there (spec 3.4), and not felt
@@ -201,6 +286,237 @@ impl Field<'_> {
     }
 }
 
+/// The barrier `φ(r) = ((D - d_h) / (r - d_h))²` less its tangent at `cut` (so that it and its
+/// force vanish there), with its first and second derivatives: `(φ, φ', φ'')`, zero beyond
+/// `cut`, `None` at or inside the barrier.
+fn barrier(r: f64, dh: f64, comfort: f64, cut: f64) -> Option<(f64, f64, f64)> {
+    if r >= cut {
+        return Some((0.0, 0.0, 0.0));
+    }
+    let x = r - dh;
+    if x <= 0.0 {
+        return None;
+    }
+    let k = (comfort - dh).powi(2);
+    let xc = (cut - dh).max(1e-6);
+    Some((
+        k / (x * x) - k / (xc * xc) + 2.0 * k / xc.powi(3) * (r - cut),
+        -2.0 * k / x.powi(3) + 2.0 * k / xc.powi(3),
+        6.0 * k / x.powi(4),
+    ))
+}
+
+/// What the band feels at one vertex: the weight `w = 1 + λ Σ φ` of its length, the gradient
+/// of `w`, and the obstacles' directions with `λ φ''` (for the Hessian across the band).
+struct Local {
+    w: f64,
+    grad: Vector,
+    curv: Vec<(Vector, f64)>,
+    room: f64,
+}
+
+/// The weight of one vertex for the barrier `dh` (`None` if an obstacle is at or inside it).
+fn local(feels: &[Feel], dh: f64, band: &BandSettings, curv: bool) -> Option<Local> {
+    let mut l = Local {
+        w: 1.0,
+        grad: Vector::zeros(),
+        curv: Vec::new(),
+        room: band.reach,
+    };
+    for f in feels {
+        l.room = l.room.min(f.r);
+        let (p, dp, d2p) = barrier(f.r, dh, band.comfort, f.cut)?;
+        l.w += band.lambda * p;
+        l.grad += band.lambda * dp * f.dir;
+        if curv && d2p > 0.0 {
+            l.curv.push((f.dir, band.lambda * d2p));
+        }
+    }
+    Some(l)
+}
+
+/// The band's energy `Σ_k l_k (w_k + w_{k+1}) / 2` (the trapezoid rule for `∫ w ds`), each
+/// vertex's weight for its own barrier distance `dh[i]`; infinite if a vertex is at or inside
+/// its barrier.
+fn energy(pts: &[Point], near: &[Vec<Feel>], dh: &[f64], band: &BandSettings) -> f64 {
+    let mut w = Vec::with_capacity(pts.len());
+    for (f, &h) in near.iter().zip(dh) {
+        match local(f, h, band, false) {
+            Some(l) => w.push(l.w),
+            None => return f64::INFINITY,
+        }
+    }
+    pts.windows(2)
+        .zip(w.windows(2))
+        .map(|(p, w)| (p[1] - p[0]).norm() * 0.5 * (w[0] + w[1]))
+        .sum()
+}
+
+/// The band's own far-away parts felt at each vertex (spec 3.4): the nearest point of the band
+/// much farther along it than across, felt up to `cut`.
+fn own_parts(pts: &[Point], fixed: &[bool], d0: f64, cut: f64, near: &mut [Vec<Feel>]) {
+    let n = pts.len();
+    let mut arc = vec![0.0; n];
+    for i in 1..n {
+        arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
+    }
+    let Ok(own) = SegmentGrid::new(
+        cut.max(8.0),
+        pts.windows(2).enumerate().map(|(j, w)| GridSegment {
+            key: j as u32,
+            a: w[0],
+            b: w[1],
+        }),
+    ) else {
+        return;
+    };
+    let mut scratch = Vec::new();
+    for i in 1..n - 1 {
+        if fixed[i] {
+            continue;
+        }
+        scratch.clear();
+        own.near_point(pts[i], cut, &mut scratch);
+        let mut nearest: Option<(f64, Vector)> = None;
+        for &k in scratch.iter() {
+            let j = own.segments()[k].key as usize;
+            let along = (arc[i] - arc[j]).abs().min((arc[i] - arc[j + 1]).abs());
+            if along < 3.0 * d0 {
+                continue;
+            }
+            let (_, q) = closest_on_segment(pts[i], pts[j], pts[j + 1]);
+            let v = pts[i] - q;
+            let d = v.norm();
+            if d < cut && along > 1.3 * d && d > 1e-9 && nearest.is_none_or(|(b, _)| d < b) {
+                nearest = Some((d, v / d));
+            }
+        }
+        if let Some((r, dir)) = nearest {
+            near[i].push(Feel { r, dir, cut });
+        }
+    }
+}
+
+/// Solves the symmetric tridiagonal system `(diag, off) x = rhs` (`off[i]` joins `i` and
+/// `i + 1`; positive definite) in place of `rhs`.
+fn solve_tridiagonal(diag: &[f64], off: &[f64], rhs: &mut [f64]) {
+    let n = diag.len();
+    if n == 0 {
+        return;
+    }
+    let mut c = vec![0.0; n];
+    let mut d = diag[0];
+    c[0] = if n > 1 { off[0] / d } else { 0.0 };
+    rhs[0] /= d;
+    for i in 1..n {
+        d = diag[i] - off[i - 1] * c[i - 1];
+        if i + 1 < n {
+            c[i] = off[i] / d;
+        }
+        rhs[i] = (rhs[i] - off[i - 1] * rhs[i - 1]) / d;
+    }
+    for i in (0..n - 1).rev() {
+        rhs[i] -= c[i] * rhs[i + 1];
+    }
+}
+
+/// One Newton step across the band: each free vertex moves along its normal by `u_i`, the
+/// solution of the tridiagonal system of the energy's Hessian in those displacements (the
+/// length terms exactly, the barrier's by its second derivative along the normal; the
+/// Levenberg-Marquardt damping `mu` added to the diagonal), each displacement at most
+/// `0.3` of its vertex's room to its barrier. Returns the moved band (`None` if some vertex
+/// is at its barrier).
+fn newton_step(
+    pts: &[Point],
+    near: &[Vec<Feel>],
+    dh: &[f64],
+    fixed: &[bool],
+    band: &BandSettings,
+    mu: f64,
+) -> Option<Vec<Point>> {
+    let n = pts.len();
+    let locals: Vec<Local> = near
+        .iter()
+        .zip(dh)
+        .map(|(f, &h)| local(f, h, band, true))
+        .collect::<Option<_>>()?;
+    let seg: Vec<(Vector, f64, f64)> = pts
+        .windows(2)
+        .enumerate()
+        .map(|(k, w)| {
+            let v = w[1] - w[0];
+            let l = v.norm().max(1e-9);
+            (v / l, l, 0.5 * (locals[k].w + locals[k + 1].w))
+        })
+        .collect();
+    let perp = |t: Vector| Vector::new(-t.y, t.x);
+    let mut normals = vec![Vector::zeros(); n];
+    let mut diag = vec![1.0; n];
+    let mut off = vec![0.0; n];
+    let mut rhs = vec![0.0; n];
+    for i in 1..n - 1 {
+        let t = pts[i + 1] - pts[i - 1];
+        if fixed[i] || t.norm() < 1e-9 {
+            continue;
+        }
+        let nv = perp(t / t.norm());
+        normals[i] = nv;
+        let (ta, la, wa) = seg[i - 1];
+        let (tb, lb, wb) = seg[i];
+        let ds = 0.5 * (la + lb);
+        let grad = ds * locals[i].grad + wa * ta - wb * tb;
+        let mut h = wa * nv.dot(&perp(ta)).powi(2) / la + wb * nv.dot(&perp(tb)).powi(2) / lb;
+        for &(dir, d2) in &locals[i].curv {
+            h += ds * d2 * dir.dot(&nv).powi(2);
+        }
+        diag[i] = h * (1.0 + mu) + 1e-9;
+        rhs[i] = -grad.dot(&nv);
+    }
+    for i in 1..n - 2 {
+        let (ni, nj) = (normals[i], normals[i + 1]);
+        if ni == Vector::zeros() || nj == Vector::zeros() {
+            continue;
+        }
+        let (t, l, w) = seg[i];
+        off[i] = -w * ni.dot(&perp(t)) * nj.dot(&perp(t)) / l;
+    }
+    solve_tridiagonal(&diag, &off, &mut rhs);
+    let mut next = pts.to_vec();
+    for i in 1..n - 1 {
+        if normals[i] == Vector::zeros() {
+            continue;
+        }
+        let limit = 0.3 * (locals[i].room - dh[i]).max(0.0);
+        let u = rhs[i].clamp(-limit, limit);
+        next[i] = pts[i] + normals[i] * u;
+    }
+    Some(next)
+}
+
+/// The accepted steps over which the barrier rises to its full height.
+const BARRIER_STEPS: usize = 20;
+
+/// The distance each vertex's barrier rises to: `d0` (a vertex that must keep more room, as
+/// near the place of the new spot, would be given more here).
+fn barrier_targets(pts: &[Point], band: &BandSettings) -> Vec<f64> {
+    vec![band.min_clearance; pts.len()]
+}
+
+/// The barrier at each vertex after `step` accepted steps: raised from half its target to the
+/// target over the first [`BARRIER_STEPS`] (the continuation of spec 3.4, so that a route
+/// drawn close to something can be eased away from it), always below `0.9` of the vertex's
+/// present room.
+fn barriers(near: &[Vec<Feel>], targets: &[f64], step: usize) -> Vec<f64> {
+    let rise = 0.5 + 0.5 * (step as f64 / BARRIER_STEPS as f64).min(1.0);
+    near.iter()
+        .zip(targets)
+        .map(|(f, &t)| {
+            let room = f.iter().map(|f| f.r).fold(f64::INFINITY, f64::min);
+            (t * rise).min(0.9 * room).max(0.0)
+        })
+        .collect()
+}
+
 /// Relaxes `route` (from one end spot's centre to the other's) and returns the relaxed
 /// polyline; the observer sees it every few steps.
 pub(crate) fn relax(
@@ -214,19 +530,9 @@ pub(crate) fn relax(
     if route.len() < 3 {
         return route.to_vec();
     }
-    let segs = scene.curves.iter().enumerate().flat_map(|(k, (_, _, p))| {
-        p.windows(2).map(move |w| GridSegment {
-            key: k as u32,
-            a: w[0],
-            b: w[1],
-        })
-    });
-    let Ok(grid) = SegmentGrid::new(64.0, segs) else {
-        return route.to_vec();
-    };
     let field = Field {
         scene,
-        grid,
+        curves: Chunks::new(scene),
         ends: scene
             .spots
             .iter()
@@ -252,8 +558,7 @@ pub(crate) fn relax(
     } else {
         super::fit::resample(route, band.spacing)
     };
-    let mut n = pts.len();
-    if n < 3 {
+    if pts.len() < 3 {
         return pts;
     }
     // Vertices near the ends stay (the stubs replace them).
@@ -267,133 +572,71 @@ pub(crate) fn relax(
             })
             .collect()
     };
-    let mut fixed = is_fixed(&pts);
     let d0 = band.min_clearance;
-    let dd = band.comfort;
-    let mut last_energy = f64::INFINITY;
+    let own_cut = band.reach;
+    let feel_all =
+        |pts: &[Point], fixed: &[bool], feels: &mut Vec<Feel>, scratch: &mut Vec<usize>| {
+            let mut near: Vec<Vec<Feel>> = Vec::with_capacity(pts.len());
+            for &p in pts {
+                field.feel(p, feels, scratch);
+                near.push(std::mem::take(feels));
+            }
+            own_parts(pts, fixed, d0, own_cut, &mut near);
+            near
+        };
+    let mut fixed = is_fixed(&pts);
+    let mut targets = barrier_targets(&pts, band);
+    let mut near = feel_all(&pts, &fixed, &mut feels, &mut scratch);
+    // Levenberg-Marquardt damping: lowered after a step that lowers the energy, raised after
+    // one that does not (or that folds the band).
+    let mut mu = 1e-3;
+    let simple = super::is_simple(&pts);
+    let mut accepted = 0;
+    let mut since_resample = 0;
     for step in 0..band.max_steps {
-        // The barrier: raised towards d0, always below the band's present least clearance.
-        let mut least = f64::INFINITY;
-        let mut near: Vec<Vec<Feel>> = Vec::with_capacity(n);
-        for (i, &p) in pts.iter().enumerate() {
-            field.feel(p, &mut feels, &mut scratch);
-            if !fixed[i] {
-                for f in &feels {
-                    least = least.min(f.r);
-                }
+        let dh = barriers(&near, &targets, accepted);
+        let e0 = energy(&pts, &near, &dh, band);
+        let Some(trial) = newton_step(&pts, &near, &dh, &fixed, band, mu) else {
+            break;
+        };
+        let moved = pts
+            .iter()
+            .zip(&trial)
+            .map(|(p, q)| (p - q).norm())
+            .fold(0.0, f64::max);
+        // A step that folds the band over itself (vertices moved across each other at a tight
+        // bend) is refused like one that raises the energy.
+        let trial_near = (!simple || super::is_simple(&trial))
+            .then(|| feel_all(&trial, &fixed, &mut feels, &mut scratch));
+        let e1 = trial_near
+            .as_ref()
+            .map_or(f64::INFINITY, |t| energy(&trial, t, &dh, band));
+        tracing::trace!(step, n = pts.len(), e0, e1, moved, mu, "band step");
+        let Some(trial_near) = trial_near.filter(|_| e1 < e0) else {
+            // Refused: a smaller step next time, unless the steps are already below what
+            // the energy can tell apart.
+            if moved < 0.01 || mu > 1e8 {
+                break;
             }
-            near.push(std::mem::take(&mut feels));
-        }
-        // The band's own far-away parts: vertices much farther along the band than across.
-        let mut arc = vec![0.0; n];
-        for i in 1..n {
-            arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
-        }
-        let own = SegmentGrid::new(
-            2.0 * dd,
-            pts.windows(2).enumerate().map(|(j, w)| GridSegment {
-                key: j as u32,
-                a: w[0],
-                b: w[1],
-            }),
-        );
-        if let Ok(own) = own {
-            for i in 1..n - 1 {
-                if fixed[i] {
-                    continue;
-                }
-                scratch.clear();
-                own.near_point(pts[i], dd, &mut scratch);
-                let mut nearest: Option<(f64, Vector)> = None;
-                for &k in scratch.iter() {
-                    let j = own.segments()[k].key as usize;
-                    let along = (arc[i] - arc[j]).abs().min((arc[i] - arc[j + 1]).abs());
-                    if along < 3.0 * d0 {
-                        continue;
-                    }
-                    let (_, q) = closest_on_segment(pts[i], pts[j], pts[j + 1]);
-                    let v = pts[i] - q;
-                    let d = v.norm();
-                    if d < dd && along > 1.3 * d && d > 1e-9 && nearest.is_none_or(|(b, _)| d < b) {
-                        nearest = Some((d, v / d));
-                    }
-                }
-                if let Some((r, dir)) = nearest {
-                    near[i].push(Feel { r, dir, cut: dd });
-                    least = least.min(r);
-                }
-            }
-        }
-        let dh = (0.9 * least).min(d0 * (0.5 + 0.5 * (step as f64 / 20.0).min(1.0)));
-        let dh = dh.max(0.0);
-        let phi = |r: f64| ((dd - dh) / (r - dh).max(1e-6)).powi(2);
-        let mut energy = 0.0;
-        let mut moved: f64 = 0.0;
-        let mut next = pts.clone();
-        // Gauss-Seidel order (each vertex sees its predecessor's new place): simultaneous
-        // Newton steps on the tension alone leave the zigzag mode undamped, which the
-        // barrier terms then grow into wiggles.
-        for i in 1..n - 1 {
-            let (p, a, b) = (pts[i], next[i - 1], pts[i + 1]);
-            let (la, lb) = ((p - a).norm().max(1e-9), (p - b).norm().max(1e-9));
-            let ds = 0.5 * (la + lb);
-            let mut w = 1.0;
-            let mut grad = Vector::zeros();
-            let mut hess = 0.0;
-            let mut room = f64::INFINITY;
-            for f in &near[i] {
-                let r = f.r;
-                room = room.min(r);
-                if r <= dh {
-                    continue;
-                }
-                if r >= f.cut {
-                    continue;
-                }
-                // The barrier less its tangent at the cut: it and its force vanish there, so
-                // that a vertex crossing the cut feels no jump (a jump kept bands oscillating).
-                let x = r - dh;
-                let xc = (f.cut - dh).max(1e-6);
-                let dphi_c = -2.0 * (dd - dh).powi(2) / xc.powi(3);
-                w += band.lambda * (phi(r) - phi(f.cut) - dphi_c * (r - f.cut));
-                let dphi = -2.0 * (dd - dh).powi(2) / x.powi(3) - dphi_c;
-                let d2phi = 6.0 * (dd - dh).powi(2) / x.powi(4);
-                grad += band.lambda * ds * dphi * f.dir;
-                hess += band.lambda * ds * d2phi;
-            }
-            energy += w * ds;
-            if fixed[i] {
-                continue;
-            }
-            grad += w * ((p - a) / la + (p - b) / lb);
-            hess += w * (1.0 / la + 1.0 / lb);
-            // Project across the band.
-            let t = b - a;
-            let tn = t.norm();
-            if tn > 1e-9 {
-                let t = t / tn;
-                grad -= t * grad.dot(&t);
-            }
-            let mut delta = -grad / hess;
-            let limit = 0.3 * (room - dh).max(0.0);
-            let len = delta.norm();
-            if len > limit {
-                delta *= limit / len;
-            }
-            next[i] = p + delta;
-            moved = moved.max(delta.norm());
-        }
-        pts = next;
+            mu *= 6.0;
+            continue;
+        };
+        mu = (mu * 0.3).max(1e-4);
+        pts = trial;
+        near = trial_near;
+        accepted += 1;
+        since_resample += 1;
         if step % 10 == 0 {
             observer(&pts);
         }
-        let gain = (last_energy - energy).abs() / energy.max(1e-9);
-        if moved < 0.05 && gain < 1e-4 {
+        // Converged: the barrier at its height, the shape and the energy no longer changing.
+        if accepted > BARRIER_STEPS && moved < 0.05 && e0 - e1 < 1e-5 * e0 {
             break;
         }
-        last_energy = energy;
         // Keep the spacing to the room: resample now and then.
-        if step % 25 == 24 {
+        if since_resample >= 25 {
+            since_resample = 0;
+            let n = pts.len();
             let r = if adaptive {
                 field.resample(&pts, band.spacing, coarse, &mut feels, &mut scratch)
             } else {
@@ -403,9 +646,9 @@ pub(crate) fn relax(
             };
             if r.len() >= 3 {
                 pts = r;
-                n = pts.len();
                 fixed = is_fixed(&pts);
-                last_energy = f64::INFINITY;
+                targets = barrier_targets(&pts, band);
+                near = feel_all(&pts, &fixed, &mut feels, &mut scratch);
             }
         }
     }
@@ -467,6 +710,110 @@ mod tests {
             300.0 - mid.y
         );
         assert!(wiggle < 1.0, "wiggle {wiggle}");
+    }
+
+    /// A long band whose ends are close to one side of a wide corridor (two parallel curves
+    /// 400 px apart) moves towards the middle of the corridor: the converged band sits in the
+    /// middle of its room. (Felt only up to `2 D` and stopped after 100 diagonal steps, the
+    /// band came to rest about `2 D` from the near side, 80 px from the ends' line.)
+    #[test]
+    fn a_band_moves_to_the_middle_of_a_wide_corridor() {
+        let s = |k: u32| SpotId::new(k).unwrap();
+        let line = |y: f64| -> Vec<Point> {
+            (0..=100)
+                .map(|k| Point::new(50.0 + 25.0 * f64::from(k), y))
+                .collect()
+        };
+        let scene = Scene {
+            width: 2600.0,
+            height: 800.0,
+            d0: 6.0,
+            rho: 40.0 * std::f64::consts::SQRT_2,
+            spots: vec![
+                (s(1), Point::new(50.0, 200.0), 5.0),
+                (s(2), Point::new(2550.0, 200.0), 5.0),
+                (s(3), Point::new(50.0, 600.0), 5.0),
+                (s(4), Point::new(2550.0, 600.0), 5.0),
+                (s(5), Point::new(200.0, 215.0), 5.0),
+                (s(6), Point::new(2400.0, 215.0), 5.0),
+            ],
+            spot_lives: Vec::new(),
+            curves: vec![(s(1), s(2), line(200.0)), (s(3), s(4), line(600.0))],
+        };
+        let route: Vec<Point> = (0..=110)
+            .map(|k| Point::new(200.0 + 20.0 * f64::from(k), 215.0))
+            .collect();
+        let out = relax(&route, &scene, &[s(5), s(6)], &settings_spec(), &mut |_| {});
+        let mid = out
+            .iter()
+            .min_by(|p, q| (p.x - 1300.0).abs().total_cmp(&(q.x - 1300.0).abs()))
+            .unwrap();
+        assert!(
+            (mid.y - 400.0).abs() < 60.0,
+            "the middle of the band is at y = {:.1} (the corridor's middle at 400)",
+            mid.y
+        );
+    }
+
+    /// The nearest point of each curve found through the runs' boxes is the nearest point of
+    /// every segment (a plain scan of all of them), on random wiggly curves and points.
+    #[test]
+    fn runs_find_the_nearest_point_of_each_curve() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let s = |k: u32| SpotId::new(k).unwrap();
+        for _ in 0..20 {
+            let curves: Vec<(SpotId, SpotId, Vec<Point>)> = (0..5)
+                .map(|_| {
+                    let mut p =
+                        Point::new(rng.random_range(0.0..800.0), rng.random_range(0.0..600.0));
+                    let pts = (0..rng.random_range(2..80))
+                        .map(|_| {
+                            p += Vector::new(
+                                rng.random_range(-20.0..20.0),
+                                rng.random_range(-20.0..20.0),
+                            );
+                            p
+                        })
+                        .collect();
+                    (s(1), s(2), pts)
+                })
+                .collect();
+            let scene = Scene {
+                width: 800.0,
+                height: 600.0,
+                d0: 6.0,
+                rho: 40.0,
+                spots: Vec::new(),
+                spot_lives: Vec::new(),
+                curves,
+            };
+            let chunks = Chunks::new(&scene);
+            let mut order = Vec::new();
+            for _ in 0..50 {
+                let p = Point::new(rng.random_range(0.0..800.0), rng.random_range(0.0..600.0));
+                let reach = rng.random_range(10.0..300.0);
+                let got = chunks.nearest(p, reach, &mut order);
+                for (k, (_, _, poly)) in scene.curves.iter().enumerate() {
+                    let want = poly
+                        .windows(2)
+                        .map(|w| sprouts_geom::point_segment_distance(p, w[0], w[1]))
+                        .fold(f64::INFINITY, f64::min);
+                    match got.iter().find(|g| g.0 == k as u32) {
+                        Some(g) => {
+                            assert!((g.1 - want).abs() < 1e-9, "{} against {want}", g.1);
+                            assert!(((p - g.2).norm() - g.1).abs() < 1e-9);
+                        }
+                        None => assert!(want >= reach, "curve {k} at {want} missed"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The band's settings as a board has them by default (spec 3.4: felt up to 256 px).
+    fn settings_spec() -> BandSettings {
+        BandSettings::from_settings(&crate::drawing::Settings::default())
     }
 
     fn settings() -> BandSettings {

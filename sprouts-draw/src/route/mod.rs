@@ -975,6 +975,12 @@ fn prepare_at(
     let mut tries = Vec::with_capacity(2);
     if judge(&relaxed) && is_simple(&relaxed) {
         tries.push(relaxed);
+    } else {
+        tracing::debug!(
+            judged = judge(&relaxed),
+            crossing = ?first_crossing(&relaxed),
+            "the relaxed route is not used"
+        );
     }
     tries.push(route);
     if a == b {
@@ -1083,6 +1089,7 @@ fn prepare_at(
     };
     let mut first_refusal = None;
     let mut done = None;
+    let ntries = tries.len();
     for route in tries {
         match finish(route) {
             Ok(x) => {
@@ -1090,6 +1097,7 @@ fn prepare_at(
                 break;
             }
             Err(e) => {
+                tracing::debug!(tries = ntries, refusal = e.detail(), "a route failed");
                 first_refusal.get_or_insert(e);
             }
         }
@@ -2275,6 +2283,44 @@ pub(crate) fn reachable(board: &Board, from: SpotId, side: Side) -> Result<Reach
     first.ok_or(Refusal::NoSuchSide(from))
 }
 
+/// The way to spot `id` (centre `c`, radius `r`) through the reached cell in the ring just
+/// outside its blocked disc (up to `2.5` cells beyond `r + d0`) whose corner is in `region`
+/// and whose way is shortest: the length to the cell (`dist`) and on straight to the centre,
+/// with the corner.
+fn nearest_reached(
+    grid: &FreeGrid,
+    dist: &[f64],
+    (pos, analysis): (&Position, &Analysis),
+    region: Option<sprouts_topo::RegionId>,
+    (id, c, r): (SpotId, Point, f64),
+) -> Option<(f64, Corner)> {
+    let reach = r + grid.d0 + 2.5 * grid.cell;
+    let mut best: Option<(f64, Corner)> = None;
+    let k = (reach / grid.cell).ceil() as i64 + 1;
+    for dj in -k..=k {
+        for di in -k..=k {
+            let q = Point::new(c.x + di as f64 * grid.cell, c.y + dj as f64 * grid.cell);
+            let Some(cell) = grid.cell_at(q) else {
+                continue;
+            };
+            let p = grid.centre(cell);
+            let d = dist[cell as usize];
+            if !d.is_finite() || (p - c).norm() > reach {
+                continue;
+            }
+            // The whole way's length, compared with the whole way's length.
+            let total = d + (p - c).norm();
+            if let Some(k) = analysis.corner_at(id, p)
+                && pos.region_of(k.boundary) == region
+                && best.is_none_or(|(bd, _)| total < bd)
+            {
+                best = Some((total, k));
+            }
+        }
+    }
+    best
+}
+
 /// The spots a curve leaving `corner` of `from` reaches in the free space at the clearance
 /// `tight d0`, each with the side it would arrive on and the length of the way.
 fn reached_at(
@@ -2313,29 +2359,7 @@ fn reached_at(
             }
             continue;
         }
-        // The nearest reached cell in the ring just outside the spot's blocked disc.
-        let reach = r + scene.d0 + 2.5 * grid.cell;
-        let mut best: Option<(f64, Corner)> = None;
-        let k = (reach / grid.cell).ceil() as i64 + 1;
-        for dj in -k..=k {
-            for di in -k..=k {
-                let q = Point::new(c.x + di as f64 * grid.cell, c.y + dj as f64 * grid.cell);
-                let Some(cell) = grid.cell_at(q) else {
-                    continue;
-                };
-                let p = grid.centre(cell);
-                let d = dist[cell as usize];
-                if !d.is_finite() || (p - c).norm() > reach {
-                    continue;
-                }
-                if let Some(k) = analysis.corner_at(id, p)
-                    && pos.region_of(k.boundary) == region
-                    && best.is_none_or(|(bd, _)| d < bd)
-                {
-                    best = Some((d + (p - c).norm(), k));
-                }
-            }
-        }
+        let best = nearest_reached(&grid, &dist, (pos, analysis), region, (id, c, r));
         if let Some((d, k)) = best {
             spots.push((id, k, d));
         }
@@ -2396,6 +2420,83 @@ mod naming_tests {
             &asked,
         );
         assert!(matches!(e, Refusal::NoLife(_)));
+    }
+}
+
+#[cfg(test)]
+mod reach_tests {
+    use super::*;
+    use crate::drawing::{Settings, WorldSize};
+
+    /// The length `reached_at` gives each spot is the shortest whole way (to a reached cell
+    /// of the ring round the spot, then straight to its centre), checked against every cell of
+    /// the grid; it used to keep the cell with the least distance to the cell alone compared
+    /// with a stored whole length, which left a longer way than the shortest.
+    #[test]
+    fn reached_spots_have_the_shortest_whole_way() {
+        let mut checked = 0;
+        for n in 2..=4u32 {
+            let mut board =
+                Board::new(n, WorldSize::new(640.0, 480.0), Settings::default()).expect("a board");
+            // A few moves, so that the ways bend round curves.
+            for _ in 0..2 {
+                let pos = board.position().clone();
+                let Some(mv) = pos.moves().next() else { break };
+                board.draw_move(&mv, &mut |_| {}).expect("drawn");
+            }
+            let pos = board.position().clone();
+            let analysis = board.analysis();
+            for (from, lives) in pos.spots() {
+                if lives.get() == 0 {
+                    continue;
+                }
+                for corner in pos.corners_of(from) {
+                    let got = reached_at(&board, from, corner, 1.0).expect("reached");
+                    // The reference: every cell of the same grid.
+                    let scene = Scene::new(board.drawing(), board.settings());
+                    let (ca, ra) = scene.spot(from).expect("the spot");
+                    let t = Terminal {
+                        spot: from,
+                        centre: ca,
+                        radius: ra,
+                        corners: vec![corner],
+                    };
+                    let grid = FreeGrid::new(&scene, analysis, std::slice::from_ref(&t), &[]);
+                    let sources: Vec<(Cell, f64)> = grid
+                        .terminal_cells(analysis, &t)
+                        .into_iter()
+                        .map(|c| (c, (grid.centre(c) - ca).norm()))
+                        .collect();
+                    let (dist, _) = grid.dijkstra(&sources);
+                    let region = pos.region_of(corner.boundary);
+                    for &(id, corner_b, len) in got.iter().filter(|s| s.0 != from) {
+                        let (c, r) = scene.spot(id).expect("the spot");
+                        let reach = r + scene.d0 + 2.5 * grid.cell;
+                        let best = (0..grid.nx * grid.ny)
+                            .filter_map(|k| {
+                                let cell = k as Cell;
+                                let p = grid.centre(cell);
+                                let d = dist[k];
+                                let k = analysis.corner_at(id, p)?;
+                                (d.is_finite()
+                                    && (p - c).norm() <= reach
+                                    && pos.region_of(k.boundary) == region)
+                                    .then(|| (d + (p - c).norm(), k))
+                            })
+                            .min_by(|x, y| x.0.total_cmp(&y.0))
+                            .expect("a reached cell");
+                        assert!(
+                            (len - best.0).abs() < 1e-9,
+                            "{from} -> {id}: {len} against the shortest {}",
+                            best.0
+                        );
+                        assert_eq!(corner_b, best.1);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10, "{checked}");
     }
 }
 
