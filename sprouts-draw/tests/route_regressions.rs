@@ -187,3 +187,33 @@ fn a_curve_refused_by_the_certificate_is_fitted_again_more_closely() {
     let drawn = draws(saved, 3, "3 -> 19 enclosing nothing");
     assert!(drawn.clearance >= 0.6 * 6.0, "{}", drawn.clearance);
 }
+
+/// A loop enclosing nothing at spot 6 of an 8-spot game (its 19th move), in a pocket: the
+/// band pulled it tight, a lens about 19 px long and 10 px wide, and the move inside it
+/// later, between spot 6 and the loop's new spot 27, had no room for its own new spot
+/// (refused by the certificate's test of the disc). A loop with nothing inside now keeps the
+/// route as found when the relaxed one leaves no room inside for such a move; both moves
+/// are drawn (the second was refused before).
+#[test]
+fn an_empty_loop_leaves_room_for_the_move_inside_it() {
+    let saved = include_str!("data/empty_loop_in_a_pocket.json");
+    let mut board = Board::from_json(saved).expect("the saved game loads");
+    let pos = board.position().clone();
+    let mv = pos.moves().next().expect("the loop");
+    assert_eq!(mv.describe(&pos), "6 -> 6 enclosing nothing");
+    board
+        .draw_move(&mv, &mut |_| {})
+        .unwrap_or_else(|e| panic!("the loop: {}", e.detail()));
+    let after = board.to_json();
+    let pos = board.position().clone();
+    let inside: Vec<usize> = pos
+        .moves()
+        .enumerate()
+        .filter(|(_, m)| m.describe(&pos) == "6 -> 27 enclosing nothing")
+        .map(|(k, _)| k)
+        .collect();
+    assert!(!inside.is_empty());
+    for k in inside {
+        draws(&after, k, "6 -> 27 enclosing nothing");
+    }
+}

@@ -567,6 +567,63 @@ pub(crate) fn bulge(
     out
 }
 
+/// Whether a loop (a closed polyline from its spot at `loop_pts[0]` round and back) that holds
+/// no spot leaves room inside for the move that a later curve may make between the loop's
+/// spot and its new spot (placed near `new_spot`): some point inside keeps the new spot's
+/// disc and its clearance from the loop (`r + need / 2` and the quarter pixel, as the
+/// certificate's test of a disc) and from both spots' discs (`need`), with `margin` to spare.
+/// A loop with a spot inside, or too large to look through (`cap` pixels across), counts as
+/// having room.
+pub(crate) fn empty_loop_has_room(
+    loop_pts: &[Point],
+    scene: &Scene,
+    new_spot: Point,
+    need: f64,
+    (margin, cap): (f64, f64),
+) -> bool {
+    if loop_pts.len() < 4 {
+        return false;
+    }
+    let a = loop_pts[0];
+    if scene.spots.iter().any(|s| {
+        (s.1 - a).norm() > s.2 && certified::winding_number(s.1, loop_pts).unwrap_or(0) != 0
+    }) {
+        return true;
+    }
+    let (mut lo, mut hi) = (a, a);
+    for p in loop_pts {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    if hi.x - lo.x > cap || hi.y - lo.y > cap {
+        return true;
+    }
+    let r = scene.spots.first().map_or(5.0, |s| s.2);
+    let from_curve = r + 0.5 * need + 0.25 + margin;
+    let from_spot = 2.0 * r + need + margin;
+    let mut y = lo.y + 0.5;
+    while y < hi.y {
+        let mut x = lo.x + 0.5;
+        while x < hi.x {
+            let z = Point::new(x, y);
+            x += 1.0;
+            if (z - a).norm() < from_spot || (z - new_spot).norm() < from_spot {
+                continue;
+            }
+            // The cheap test first: most points are too near the loop.
+            if loop_pts
+                .windows(2)
+                .all(|w| point_segment_distance(z, w[0], w[1]) >= from_curve)
+                && certified::winding_number(z, loop_pts).unwrap_or(0) != 0
+            {
+                return true;
+            }
+        }
+        y += 1.0;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -652,5 +709,55 @@ mod tests {
         let pts = resample(&[Point::new(100.0, 200.0), Point::new(300.0, 200.0)], 2.0);
         let places = spot_room_places(&pts, &scene, &obstacles, 3.6, (1.0, 12.0), (3, 12.0));
         assert!(places.is_empty(), "{places:?}");
+    }
+
+    /// A loop from spot 1 round a circle: 16 px across, nothing fits inside for a later move
+    /// between the spot and the loop's new spot; 70 px across, it does; a small loop round a
+    /// spot counts as having room (other rules judge it).
+    #[test]
+    fn an_empty_loop_has_room_inside_only_when_wide_enough() {
+        let scene = strip();
+        let a = Point::new(100.0, 100.0);
+        let circle = |d: f64| -> Vec<Point> {
+            // Through `a`, the centre `d / 2` above it.
+            let c = a + Vector::new(0.0, -0.5 * d);
+            let mut pts: Vec<Point> = (0..=64)
+                .map(|k| {
+                    let t = std::f64::consts::TAU * f64::from(k) / 64.0 + 0.5 * PI;
+                    c + Vector::new(t.cos(), t.sin()) * (0.5 * d)
+                })
+                .collect();
+            pts[0] = a;
+            pts[64] = a;
+            pts
+        };
+        let far = |pts: &[Point]| pts[32];
+        let small = circle(16.0);
+        assert!(!empty_loop_has_room(
+            &small,
+            &scene,
+            far(&small),
+            3.6,
+            (1.0, 400.0)
+        ));
+        let large = circle(70.0);
+        assert!(empty_loop_has_room(
+            &large,
+            &scene,
+            far(&large),
+            3.6,
+            (1.0, 400.0)
+        ));
+        let mut round_a_spot = scene.clone();
+        round_a_spot
+            .spots
+            .push((s(9), a + Vector::new(0.0, -8.0), 2.0));
+        assert!(empty_loop_has_room(
+            &small,
+            &round_a_spot,
+            far(&small),
+            3.6,
+            (1.0, 400.0)
+        ));
     }
 }

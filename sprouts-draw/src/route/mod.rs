@@ -983,6 +983,9 @@ fn prepare_at(
         );
     }
     tries.push(route);
+    if a == b {
+        tries = loops_with_room_first(tries, &scene, 0.6 * settings.min_clearance);
+    }
     let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
     let need = 0.6 * settings.min_clearance;
     let mut finish = |route: Vec<Point>| -> Result<_, Refusal> {
@@ -1284,22 +1287,36 @@ fn room_for_the_new_spot<T>(
     attempt: &dyn Fn(&[Point]) -> Option<T>,
 ) -> Option<T> {
     let pts = fit::resample(pts, 2.0);
-    // A pixel to spare: the spline is fitted within 1.5 px of the pushed polyline, and its
-    // new spot placed afresh.
-    let places = fit::spot_room_places(
-        &pts,
-        scene,
-        obstacles,
-        need,
-        (1.0, 2.0 * scene.d0),
-        (4, 2.0 * scene.d0),
-    );
     let r = scene.spots.first().map_or(5.0, |s| s.2);
-    places.iter().find_map(|place| {
-        let fade = (4.0 * place.push.abs()).max(3.0 * r);
-        let bulged = fit::bulge(&pts, place, (r + 1.0, fade), stub);
-        attempt(&bulged)
+    // A pixel to spare (the spline is fitted within 1.5 px of the pushed polyline, and its
+    // new spot placed afresh), then less where that finds nothing.
+    [1.0, 0.4].into_iter().find_map(|margin| {
+        let places = fit::spot_room_places(
+            &pts,
+            scene,
+            obstacles,
+            need,
+            (margin, 2.0 * scene.d0),
+            (4, 2.0 * scene.d0),
+        );
+        places.iter().find_map(|place| {
+            let fade = (4.0 * place.push.abs()).max(3.0 * r);
+            let bulged = fit::bulge(&pts, place, (r + 1.0, fade), stub);
+            attempt(&bulged)
+        })
     })
+}
+
+/// Loops tried in the order: those that hold a spot or leave room inside for a later move
+/// between their spot and their new spot ([`fit::empty_loop_has_room`]) first. A band pulls
+/// a loop with nothing inside tight, and the move inside it later, from the loop's spot to
+/// its new spot, then has no room for its own new spot (a lens some 12 px wide); the route
+/// as found, round its loop wall, is wider.
+fn loops_with_room_first(tries: Vec<Vec<Point>>, scene: &Scene, need: f64) -> Vec<Vec<Point>> {
+    let (roomy, tight): (Vec<_>, Vec<_>) = tries
+        .into_iter()
+        .partition(|t| fit::empty_loop_has_room(t, scene, half_way(t), need, (1.0, 400.0)));
+    roomy.into_iter().chain(tight).collect()
 }
 
 /// The point at half the length of a polyline.
