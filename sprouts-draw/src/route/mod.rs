@@ -2373,15 +2373,17 @@ fn nearest_reached(
     best
 }
 
-/// The spots a curve leaving `corner` of `from` reaches in the free space at the clearance
-/// `tight d0`, each with the side it would arrive on and the length of the way.
-fn reached_at(
+/// The scene and free space at the clearance `tight d0`, the cells a way from a corner starts
+/// from, and the length of the way to every cell (`f64::INFINITY` where none leads).
+type DistanceField = (Scene, FreeGrid, Vec<(Cell, f64)>, Vec<f64>);
+
+/// The distance field of the ways leaving `corner` of `from` at the clearance `tight d0`.
+fn distance_field(
     board: &Board,
     from: SpotId,
     corner: Corner,
     tight: f64,
-) -> Result<Vec<(SpotId, Corner, f64)>, Refusal> {
-    let pos = board.position();
+) -> Result<DistanceField, Refusal> {
     let analysis = board.analysis();
     let mut scene = Scene::new(board.drawing(), board.settings());
     scene.d0 *= tight;
@@ -2399,6 +2401,20 @@ fn reached_at(
         .map(|c| (c, (grid.centre(c) - ca).norm()))
         .collect();
     let (dist, _) = grid.dijkstra(&sources);
+    Ok((scene, grid, sources, dist))
+}
+
+/// The spots a curve leaving `corner` of `from` reaches in the free space at the clearance
+/// `tight d0`, each with the side it would arrive on and the length of the way.
+fn reached_at(
+    board: &Board,
+    from: SpotId,
+    corner: Corner,
+    tight: f64,
+) -> Result<Vec<(SpotId, Corner, f64)>, Refusal> {
+    let pos = board.position();
+    let analysis = board.analysis();
+    let (scene, grid, sources, dist) = distance_field(board, from, corner, tight)?;
     let region = pos.region_of(corner.boundary);
     let mut spots = Vec::new();
     for &(id, c, r) in &scene.spots {
@@ -2505,21 +2521,8 @@ mod reach_tests {
                 for corner in pos.corners_of(from) {
                     let got = reached_at(&board, from, corner, 1.0).expect("reached");
                     // The reference: every cell of the same grid.
-                    let scene = Scene::new(board.drawing(), board.settings());
-                    let (ca, ra) = scene.spot(from).expect("the spot");
-                    let t = Terminal {
-                        spot: from,
-                        centre: ca,
-                        radius: ra,
-                        corners: vec![corner],
-                    };
-                    let grid = FreeGrid::new(&scene, analysis, std::slice::from_ref(&t), &[]);
-                    let sources: Vec<(Cell, f64)> = grid
-                        .terminal_cells(analysis, &t)
-                        .into_iter()
-                        .map(|c| (c, (grid.centre(c) - ca).norm()))
-                        .collect();
-                    let (dist, _) = grid.dijkstra(&sources);
+                    let (scene, grid, _, dist) =
+                        distance_field(&board, from, corner, 1.0).expect("the spot");
                     let region = pos.region_of(corner.boundary);
                     for &(id, corner_b, len) in got.iter().filter(|s| s.0 != from) {
                         let (c, r) = scene.spot(id).expect("the spot");
