@@ -665,26 +665,22 @@ mod tests {
     #[test]
     fn band_leaves_a_curve_it_starts_on() {
         let s = |k: u32| SpotId::new(k).unwrap();
-        let scene = Scene {
-            width: 800.0,
-            height: 600.0,
-            d0: 6.0,
-            rho: 40.0 * std::f64::consts::SQRT_2,
-            spots: vec![
-                (s(1), Point::new(50.0, 300.0), 5.0),
-                (s(2), Point::new(750.0, 300.0), 5.0),
-                (s(3), Point::new(150.0, 280.0), 5.0),
-                (s(4), Point::new(650.0, 280.0), 5.0),
+        let scene = Scene::for_test(
+            (800.0, 600.0),
+            &[
+                (1, 50.0, 300.0),
+                (2, 750.0, 300.0),
+                (3, 150.0, 280.0),
+                (4, 650.0, 280.0),
             ],
-            spot_lives: Vec::new(),
-            curves: vec![(
-                s(1),
-                s(2),
+            vec![(
+                1,
+                2,
                 (0..=70)
                     .map(|k| Point::new(50.0 + 10.0 * f64::from(k), 300.0))
                     .collect(),
             )],
-        };
+        );
         let mut route = vec![Point::new(150.0, 280.0)];
         route.extend((0..=50).map(|k| Point::new(150.0 + 10.0 * f64::from(k), 294.0)));
         route.push(Point::new(650.0, 280.0));
@@ -724,22 +720,18 @@ mod tests {
                 .map(|k| Point::new(50.0 + 25.0 * f64::from(k), y))
                 .collect()
         };
-        let scene = Scene {
-            width: 2600.0,
-            height: 800.0,
-            d0: 6.0,
-            rho: 40.0 * std::f64::consts::SQRT_2,
-            spots: vec![
-                (s(1), Point::new(50.0, 200.0), 5.0),
-                (s(2), Point::new(2550.0, 200.0), 5.0),
-                (s(3), Point::new(50.0, 600.0), 5.0),
-                (s(4), Point::new(2550.0, 600.0), 5.0),
-                (s(5), Point::new(200.0, 215.0), 5.0),
-                (s(6), Point::new(2400.0, 215.0), 5.0),
+        let scene = Scene::for_test(
+            (2600.0, 800.0),
+            &[
+                (1, 50.0, 200.0),
+                (2, 2550.0, 200.0),
+                (3, 50.0, 600.0),
+                (4, 2550.0, 600.0),
+                (5, 200.0, 215.0),
+                (6, 2400.0, 215.0),
             ],
-            spot_lives: Vec::new(),
-            curves: vec![(s(1), s(2), line(200.0)), (s(3), s(4), line(600.0))],
-        };
+            vec![(1, 2, line(200.0)), (3, 4, line(600.0))],
+        );
         let route: Vec<Point> = (0..=110)
             .map(|k| Point::new(200.0 + 20.0 * f64::from(k), 215.0))
             .collect();
@@ -840,23 +832,19 @@ mod tests {
     #[test]
     fn a_long_band_is_fine_where_it_bends_round_a_spot() {
         let s = |k: u32| SpotId::new(k).unwrap();
-        let scene = Scene {
-            width: 3200.0,
-            height: 800.0,
-            d0: 6.0,
-            rho: 40.0 * std::f64::consts::SQRT_2,
-            spots: vec![
-                (s(1), Point::new(100.0, 100.0), 5.0),
-                (s(2), Point::new(3100.0, 100.0), 5.0),
-                (s(3), Point::new(1600.0, 400.0), 5.0),
-                (s(4), Point::new(1555.0, 380.0), 5.0),
-                (s(5), Point::new(1645.0, 380.0), 5.0),
+        // A curve round below the spot, 45 px from it, that keeps the band close to it.
+        let scene = Scene::for_test(
+            (3200.0, 800.0),
+            &[
+                (1, 100.0, 100.0),
+                (2, 3100.0, 100.0),
+                (3, 1600.0, 400.0),
+                (4, 1555.0, 380.0),
+                (5, 1645.0, 380.0),
             ],
-            spot_lives: Vec::new(),
-            // A curve round below the spot, 45 px from it, that keeps the band close to it.
-            curves: vec![(
-                s(4),
-                s(5),
+            vec![(
+                4,
+                5,
                 (0..=36)
                     .map(|k| {
                         let a = std::f64::consts::PI * f64::from(k) / 36.0;
@@ -864,7 +852,7 @@ mod tests {
                     })
                     .collect(),
             )],
-        };
+        );
         // Down to the spot, round below it at 25 px, and back up.
         let mut route = vec![Point::new(100.0, 100.0)];
         route.extend((0..=12).map(|k| {

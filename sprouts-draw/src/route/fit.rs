@@ -640,22 +640,18 @@ mod tests {
                 .map(|k| Point::new(50.0 + 10.0 * f64::from(k), y))
                 .collect()
         };
-        Scene {
-            width: 600.0,
-            height: 400.0,
-            d0: 6.0,
-            rho: 40.0 * std::f64::consts::SQRT_2,
-            spots: vec![
-                (s(1), Point::new(100.0, 200.0), 5.0),
-                (s(2), Point::new(300.0, 200.0), 5.0),
-                (s(3), Point::new(40.0, 207.0), 5.0),
-                (s(4), Point::new(460.0, 207.0), 5.0),
-                (s(5), Point::new(40.0, 180.0), 5.0),
-                (s(6), Point::new(460.0, 180.0), 5.0),
+        Scene::for_test(
+            (600.0, 400.0),
+            &[
+                (1, 100.0, 200.0),
+                (2, 300.0, 200.0),
+                (3, 40.0, 207.0),
+                (4, 460.0, 207.0),
+                (5, 40.0, 180.0),
+                (6, 460.0, 180.0),
             ],
-            spot_lives: Vec::new(),
-            curves: vec![(s(3), s(4), line(207.0)), (s(5), s(6), line(180.0))],
-        }
+            vec![(3, 4, line(207.0)), (5, 6, line(180.0))],
+        )
     }
 
     /// Along a curve 7 px from another, no place has room for the new spot's disc (7.05 px

@@ -40,6 +40,33 @@ pub(crate) struct Scene {
 }
 
 impl Scene {
+    /// A scene for tests: a `width` x `height` window with the default clearances (`d0` 6 px,
+    /// `rho = sqrt(2) D` for `D` 40 px), spots of radius 5 px at the given places, and curves
+    /// between them along the given polylines.
+    #[cfg(test)]
+    pub(crate) fn for_test(
+        (width, height): (f64, f64),
+        spots: &[(u32, f64, f64)],
+        curves: Vec<(u32, u32, Vec<Point>)>,
+    ) -> Scene {
+        let id = |k: u32| SpotId::new(k).expect("a spot number from 1");
+        Scene {
+            width,
+            height,
+            d0: 6.0,
+            rho: 40.0 * std::f64::consts::SQRT_2,
+            spots: spots
+                .iter()
+                .map(|&(k, x, y)| (id(k), Point::new(x, y), 5.0))
+                .collect(),
+            spot_lives: Vec::new(),
+            curves: curves
+                .into_iter()
+                .map(|(a, b, pts)| (id(a), id(b), pts))
+                .collect(),
+        }
+    }
+
     pub(crate) fn new(drawing: &Drawing, settings: &Settings) -> Scene {
         let curves = drawing
             .curves()
