@@ -336,6 +336,194 @@ pub(crate) fn loop_walls_round(
     best.map(|(_, walls, u)| (walls, u))
 }
 
+/// The widest way that sorts the other boundaries as `want_inside` says (the refusal of a
+/// wrong enclosure, as [`FreeGrid::widest`] is the refusal of no way at all): the largest
+/// clearance `t` such that the cells of `grid` that are allowed and keep `t` join a source to
+/// a target by a walk whose crossings with each boundary's ray (spec 3.3) have the parity the
+/// boundary's side needs, and a cell of that clearance the walk cannot do without (where it
+/// is narrowest). `None` if no walk over allowed cells has those parities at all.
+///
+/// Whether a walk with given parities exists at a clearance is decided without a search
+/// (as the parity search's lift does): each connected piece of the cells that keep `t` gets a
+/// spanning tree, the parities of each cell's tree path, and a basis of the parities of its
+/// cycles; a walk from `s` to `t` in one piece can have exactly the parities of their tree
+/// paths plus what the basis spans. The clearance is then bisected over the cells' values.
+/// Only the first eight boundaries get rays (more are rare; the others are then unsorted, and
+/// the clearance an upper bound).
+pub(crate) fn widest_sorted(
+    grid: &FreeGrid,
+    e: &Enclosure,
+    scene: &Scene,
+    (ca, sources): (Point, &[Cell]),
+    (cb, targets): (Point, &[Cell]),
+    want_inside: &[bool],
+) -> Option<(f64, Cell)> {
+    let _span = tracing::debug_span!("widest_sorted", others = e.others.len()).entered();
+    let mut rays = Vec::new();
+    let mut want = 0u8;
+    for k in 0..e.others.len().min(8) {
+        let (ray, arc_parity) = e.ray(k, scene);
+        if want_inside[k] ^ arc_parity {
+            want |= 1 << k;
+        }
+        rays.push(ray);
+    }
+    let bits_of = |p: Point, q: Point| -> u8 {
+        rays.iter()
+            .enumerate()
+            .filter(|(_, r)| r.crosses(p, q))
+            .fold(0, |acc, (k, _)| acc | (1 << k))
+    };
+    let (nx, ny) = (grid.nx, grid.ny);
+    let n = nx * ny;
+    // The four edges forward from each cell (the other four are their neighbours'), and the
+    // rays each crosses: tested only for the cells near a ray (an edge is at most `sqrt 2`
+    // cells long).
+    const FORWARD: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut near_ray = vec![false; n];
+    for ray in &rays {
+        let len = (ray.to - ray.from).norm();
+        let steps = (len / (0.5 * grid.cell)).ceil() as usize + 1;
+        for s in 0..=steps {
+            let p = ray.from + (ray.to - ray.from) * (s as f64 / steps as f64);
+            let (ci, cj) = (
+                (p.x / grid.cell).floor() as i64,
+                (p.y / grid.cell).floor() as i64,
+            );
+            for j in (cj - 2).max(0)..=(cj + 2).min(ny as i64 - 1) {
+                for i in (ci - 2).max(0)..=(ci + 2).min(nx as i64 - 1) {
+                    near_ray[j as usize * nx + i as usize] = true;
+                }
+            }
+        }
+    }
+    let step = |c: usize, d: usize| -> Option<usize> {
+        let (di, dj) = FORWARD[d];
+        let (i, j) = ((c % nx) as i32 + di, (c / nx) as i32 + dj);
+        (i >= 0 && j >= 0 && i < nx as i32 && j < ny as i32).then(|| j as usize * nx + i as usize)
+    };
+    let mut edge_bits: std::collections::HashMap<(usize, usize), u8> =
+        std::collections::HashMap::new();
+    for c in (0..n).filter(|&c| near_ray[c]) {
+        for d in 0..4 {
+            if let Some(m) = step(c, d) {
+                let b = bits_of(grid.centre(c as Cell), grid.centre(m as Cell));
+                if b != 0 {
+                    edge_bits.insert((c, m), b);
+                }
+            }
+        }
+    }
+    let bits = |c: usize, m: usize| -> u8 {
+        let key = if c < m { (c, m) } else { (m, c) };
+        edge_bits.get(&key).copied().unwrap_or(0)
+    };
+    let srcs: Vec<(usize, u8)> = sources
+        .iter()
+        .map(|&c| (c as usize, bits_of(ca, grid.centre(c))))
+        .collect();
+    let tgts: Vec<(usize, u8)> = targets
+        .iter()
+        .map(|&c| (c as usize, bits_of(grid.centre(c), cb)))
+        .collect();
+    let mut piece = vec![u32::MAX; n];
+    let mut q = vec![0u8; n];
+    let mut queue = std::collections::VecDeque::new();
+    // The piece in which a walk with the wanted parities joins a source to a target.
+    let mut feasible = |t: f32| -> Option<u32> {
+        let keeps = |c: usize| grid.allowed[c] && grid.clear[c] >= t;
+        piece.fill(u32::MAX);
+        let mut spans: Vec<[u8; 8]> = Vec::new();
+        for &(root, _) in &tgts {
+            if piece[root] != u32::MAX || !keeps(root) {
+                continue;
+            }
+            let k = spans.len() as u32;
+            let mut span = [0u8; 8];
+            piece[root] = k;
+            q[root] = 0;
+            queue.push_back(root);
+            while let Some(c) = queue.pop_front() {
+                for m in grid.neighbours(c as Cell).map(|(m, _)| m as usize) {
+                    if !keeps(m) {
+                        continue;
+                    }
+                    let v = q[c] ^ bits(c, m);
+                    if piece[m] == u32::MAX {
+                        piece[m] = k;
+                        q[m] = v;
+                        queue.push_back(m);
+                    } else {
+                        add_to_basis(&mut span, v ^ q[m]);
+                    }
+                }
+            }
+            spans.push(span);
+        }
+        srcs.iter().find_map(|&(s, bs)| {
+            let k = piece[s];
+            (k != u32::MAX
+                && keeps(s)
+                && tgts.iter().any(|&(t, bt)| {
+                    piece[t] == k && in_span(&spans[k as usize], q[s] ^ q[t] ^ bs ^ bt ^ want)
+                }))
+            .then_some(k)
+        })
+    };
+    let mut levels: Vec<f32> = (0..n)
+        .filter(|&c| grid.allowed[c])
+        .map(|c| grid.clear[c])
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    levels.sort_by(f32::total_cmp);
+    levels.dedup();
+    // The largest level that is feasible: `lo` feasible, `hi` not (bisection on the index).
+    if levels.is_empty() || feasible(levels[0]).is_none() {
+        return None;
+    }
+    let (mut lo, mut hi) = (0, levels.len());
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if feasible(levels[mid]).is_some() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = levels[lo];
+    // A cell of exactly that clearance in the piece the walk is in (without the cells of
+    // that clearance there is no such walk, so the walk needs one of them).
+    let k = feasible(t)?;
+    let at = (0..n)
+        .find(|&c| grid.allowed[c] && grid.clear[c] == t && piece[c] == k)
+        .unwrap_or(tgts[0].0);
+    Some((f64::from(t), at as Cell))
+}
+
+/// Adds a vector to a basis of bit vectors over GF(2) (one vector per leading bit).
+fn add_to_basis(span: &mut [u8; 8], mut v: u8) {
+    while v != 0 {
+        let top = 7 - v.leading_zeros() as usize;
+        if span[top] == 0 {
+            span[top] = v;
+            return;
+        }
+        v ^= span[top];
+    }
+}
+
+/// Whether a basis spans a bit vector.
+fn in_span(span: &[u8; 8], mut v: u8) -> bool {
+    while v != 0 {
+        let top = 7 - v.leading_zeros() as usize;
+        if span[top] == 0 {
+            return false;
+        }
+        v ^= span[top];
+    }
+    true
+}
+
 /// The picture's own check (spec 2.3, [`crate::analyse()`]) of the picture with the move's
 /// new curve in it, cut at arc length `cut_at` for the new spot, before the move is played:
 /// what it refuses (a curve that crosses or touches itself, curves that touch or cross, a

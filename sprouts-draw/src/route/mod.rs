@@ -157,6 +157,16 @@ pub enum Refusal {
         words: String,
         /// Which boundaries could not be put right, by their spots.
         detail: String,
+        /// The clearance of the widest way that puts every boundary on its side (pixels),
+        /// when one was measured: below `needed`, the way round a boundary is too narrow
+        /// (a mouth narrower than two strands).
+        widest: Option<f64>,
+        /// The clearance needed.
+        needed: f64,
+        /// The spots at the widest way's narrowest place.
+        spots: Vec<SpotId>,
+        /// The curves at the widest way's narrowest place.
+        curves: Vec<CurveId>,
     },
     /// The fitted curve did not keep the certified clearance.
     Certificate {
@@ -217,8 +227,28 @@ impl fmt::Display for Refusal {
                 }
                 Ok(())
             }
-            Refusal::WrongEnclosure { words, .. } => {
-                write!(f, "no way found that encloses what {words} must")
+            Refusal::WrongEnclosure {
+                words,
+                widest,
+                needed,
+                spots,
+                curves,
+                ..
+            } => {
+                write!(f, "no way found that encloses what {words} must")?;
+                if widest.is_some_and(|w| w < *needed) {
+                    write!(f, ": the widest way that does is too narrow")?;
+                    if !spots.is_empty() {
+                        write!(f, " (at spots {}", list(spots))?;
+                        if !curves.is_empty() {
+                            write!(f, " and curves {}", list(curves))?;
+                        }
+                        write!(f, ")")?;
+                    } else if !curves.is_empty() {
+                        write!(f, " (at curves {})", list(curves))?;
+                    }
+                }
+                Ok(())
             }
             Refusal::Certificate {
                 spots,
@@ -283,9 +313,21 @@ impl Refusal {
                 list(spots),
                 list(curves)
             ),
-            Refusal::WrongEnclosure { words, detail } => {
-                format!("wrong enclosure for {words}: {detail}")
-            }
+            Refusal::WrongEnclosure {
+                words,
+                detail,
+                widest,
+                needed,
+                spots,
+                curves,
+            } => match widest {
+                Some(w) => format!(
+                    "wrong enclosure for {words}: {detail}; the widest way that sorts every boundary has clearance {w:.2} px, {needed:.2} px needed; narrowest at spots [{}] curves [{}]",
+                    list(spots),
+                    list(curves)
+                ),
+                None => format!("wrong enclosure for {words}: {detail}"),
+            },
             Refusal::Fit(w) => format!("fit failed: {w}"),
             Refusal::Picture(w) => format!("picture refused: {w}"),
             Refusal::Mismatch(w) => format!("authority check: {w}"),
@@ -949,7 +991,7 @@ fn prepare_at(
         if !hypotheses.is_empty() {
             // Is there a way at all?
             let any = planner::parity_search(&grid, ca, &sources, cb, &targets, &[], 0, MAX_STATES);
-            if any.is_some() {
+            if let (Some(_), Some(e)) = (any, &enclosure) {
                 let words = match &plan.want {
                     Want::SideA(s) => pos
                         .make_move(plan.from, plan.to, s)
@@ -957,11 +999,15 @@ fn prepare_at(
                         .unwrap_or_else(|_| format!("{a} -> {b}")),
                     _ => format!("{a} -> {b}"),
                 };
-                return Err(Refusal::WrongEnclosure {
+                return Err(wrong_enclosure(
                     words,
-                    detail: "no candidate route within seven rays put every boundary on its side"
-                        .to_owned(),
-                });
+                    &grid,
+                    &scene,
+                    e,
+                    (ca, &sources),
+                    (cb, &targets),
+                    &hypotheses,
+                ));
             }
         }
         return Err(no_path(&grid, &scene, &sources, &targets));
@@ -1048,6 +1094,10 @@ fn prepare_at(
                     words: format!("{a} -> {b}"),
                     detail: "the fitted curve sorts the boundaries differently from its route"
                         .into(),
+                    widest: None,
+                    needed: scene.d0,
+                    spots: Vec::new(),
+                    curves: Vec::new(),
                 });
             }
             Ok((pts, spline, cut_at, clearance, curve_pts, picture))
@@ -1690,9 +1740,58 @@ fn polyline(grid: &FreeGrid, a: Point, cells: &[Cell], b: Point) -> Vec<Point> {
     pts
 }
 
+/// The refusal when no route sorts the boundaries as the move must (`hypotheses`, the ways
+/// of sorting them that would do): the widest way that sorts them
+/// ([`marked::widest_sorted`]), its clearance and what is at its narrowest, as for
+/// [`no_path`]; "no candidate route" when even that way keeps the clearance (the search did
+/// not find it within its seven rays, or it went round the own boundary the wrong way).
+fn wrong_enclosure(
+    words: String,
+    grid: &FreeGrid,
+    scene: &Scene,
+    e: &Enclosure,
+    (ca, sources): (Point, &[Cell]),
+    (cb, targets): (Point, &[Cell]),
+    hypotheses: &[Vec<bool>],
+) -> Refusal {
+    let widest = hypotheses
+        .iter()
+        .filter_map(|want| {
+            marked::widest_sorted(grid, e, scene, (ca, sources), (cb, targets), want)
+        })
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let (spots, curves) = widest.map_or_else(Default::default, |(_, at)| {
+        narrowest_at(grid, scene, at)
+    });
+    let detail = match widest {
+        Some((w, _)) if w < scene.d0 => "the way round a boundary is too narrow",
+        Some(_) => "no candidate route within seven rays put every boundary on its side",
+        None => "no way over the free space puts every boundary on its side",
+    };
+    Refusal::WrongEnclosure {
+        words,
+        detail: detail.to_owned(),
+        widest: widest.map(|w| w.0.max(0.0)),
+        needed: scene.d0,
+        spots,
+        curves,
+    }
+}
+
 /// The refusal when there is no way: the widest way's clearance and what is at its narrowest.
 fn no_path(grid: &FreeGrid, scene: &Scene, sources: &[Cell], targets: &[Cell]) -> Refusal {
     let (widest, at) = grid.widest(sources, targets).unwrap_or((0.0, Cell::MAX));
+    let (spots, curves) = narrowest_at(grid, scene, at);
+    Refusal::NoPath {
+        widest: widest.max(0.0),
+        needed: scene.d0,
+        spots,
+        curves,
+    }
+}
+
+/// The spots and curves around a way's narrowest cell (none for `Cell::MAX`).
+fn narrowest_at(grid: &FreeGrid, scene: &Scene, at: Cell) -> (Vec<SpotId>, Vec<CurveId>) {
     let mut spots = Vec::new();
     let mut curves = Vec::new();
     if at != Cell::MAX {
@@ -1721,12 +1820,7 @@ fn no_path(grid: &FreeGrid, scene: &Scene, sources: &[Cell], targets: &[Cell]) -
     spots.dedup();
     curves.sort_unstable();
     curves.dedup();
-    Refusal::NoPath {
-        widest: widest.max(0.0),
-        needed: scene.d0,
-        spots,
-        curves,
-    }
+    (spots, curves)
 }
 
 /// The first pair of segments of a route that cross or touch (not neighbours; for a loop, not
@@ -2154,7 +2248,15 @@ fn naming_the_move_asked(
     pos: &Position,
     mv: &Move,
 ) -> Refusal {
-    let Refusal::WrongEnclosure { detail, .. } = e else {
+    let Refusal::WrongEnclosure {
+        detail,
+        widest,
+        needed,
+        spots,
+        curves,
+        ..
+    } = e
+    else {
         return e;
     };
     let chosen = match chosen {
@@ -2171,6 +2273,10 @@ fn naming_the_move_asked(
     Refusal::WrongEnclosure {
         words: asked,
         detail,
+        widest,
+        needed,
+        spots,
+        curves,
     }
 }
 
