@@ -217,3 +217,34 @@ fn an_empty_loop_leaves_room_for_the_move_inside_it() {
         draws(&after, k, "6 -> 27 enclosing nothing");
     }
 }
+
+/// A loop at seed 7 of an 8-spot game that must go round seed 8 (enclosing the boundary of
+/// spots 13 and 1, or else the seed), and seed 8 lies in a pocket whose mouth is some 5 px
+/// wide: no way sorts the boundaries. The refusal names the widest way that does, its
+/// clearance (2.49 px, 6 needed) and the curve at its narrowest, as a refusal with no way
+/// at all does (it said "no candidate route within seven rays" before), and the board stays
+/// as it was.
+#[test]
+fn a_wrong_enclosure_through_a_narrow_mouth_names_the_widest_way() {
+    let saved = include_str!("data/loop_round_a_seed_through_a_narrow_mouth.json");
+    let mut board = Board::from_json(saved).expect("the saved game loads");
+    let pos = board.position().clone();
+    let mv = pos.moves().nth(11).expect("the move");
+    assert_eq!(mv.describe(&pos), "7 -> 7 enclosing 13-1");
+    let before = board.to_json();
+    match board.draw_move(&mv, &mut |_| {}) {
+        Err(
+            e @ sprouts_draw::Refusal::WrongEnclosure {
+                widest: Some(w),
+                needed,
+                ..
+            },
+        ) => {
+            assert!(w > 1.0 && w < 0.6 * needed, "{}", e.detail());
+            assert!(e.to_string().contains("too narrow (at curves"), "{e}");
+            assert!(e.detail().contains("clearance 2.49 px"), "{}", e.detail());
+        }
+        other => panic!("{:?}", other.map(|d| d.clearance)),
+    }
+    assert_eq!(board.to_json(), before);
+}

@@ -361,9 +361,9 @@ pub(crate) fn widest_sorted(
     let _span = tracing::debug_span!("widest_sorted", others = e.others.len()).entered();
     let mut rays = Vec::new();
     let mut want = 0u8;
-    for k in 0..e.others.len().min(8) {
+    for (k, &inside) in want_inside.iter().enumerate().take(e.others.len().min(8)) {
         let (ray, arc_parity) = e.ray(k, scene);
-        if want_inside[k] ^ arc_parity {
+        if inside ^ arc_parity {
             want |= 1 << k;
         }
         rays.push(ray);

@@ -1760,9 +1760,8 @@ fn wrong_enclosure(
             marked::widest_sorted(grid, e, scene, (ca, sources), (cb, targets), want)
         })
         .max_by(|x, y| x.0.total_cmp(&y.0));
-    let (spots, curves) = widest.map_or_else(Default::default, |(_, at)| {
-        narrowest_at(grid, scene, at)
-    });
+    let (spots, curves) =
+        widest.map_or_else(Default::default, |(_, at)| narrowest_at(grid, scene, at));
     let detail = match widest {
         Some((w, _)) if w < scene.d0 => "the way round a boundary is too narrow",
         Some(_) => "no candidate route within seven rays put every boundary on its side",
@@ -2560,6 +2559,10 @@ mod naming_tests {
         let refused = |words: &str| Refusal::WrongEnclosure {
             words: words.to_owned(),
             detail: "no candidate".to_owned(),
+            widest: Some(2.5),
+            needed: 6.0,
+            spots: Vec::new(),
+            curves: vec![CurveId(3)],
         };
         let chosen = Want::SideA(other.side_a().to_vec());
         match naming_the_move_asked(
@@ -2569,8 +2572,15 @@ mod naming_tests {
             &pos,
             &asked,
         ) {
-            Refusal::WrongEnclosure { words, detail } => {
+            Refusal::WrongEnclosure {
+                words,
+                detail,
+                widest,
+                curves,
+                ..
+            } => {
                 assert_eq!(words, "1 -> 1 enclosing 2");
+                assert_eq!((widest, curves), (Some(2.5), vec![CurveId(3)]));
                 assert_eq!(
                     detail,
                     "no candidate; the nearest-cluster rule chose 1 -> 1 enclosing 3"
@@ -2580,7 +2590,7 @@ mod naming_tests {
         }
         let same = Want::SideA(asked.side_a().to_vec());
         match naming_the_move_asked(refused("1 -> 1"), asked.describe(&pos), &same, &pos, &asked) {
-            Refusal::WrongEnclosure { words, detail } => {
+            Refusal::WrongEnclosure { words, detail, .. } => {
                 assert_eq!(words, "1 -> 1 enclosing 2");
                 assert_eq!(detail, "no candidate");
             }
