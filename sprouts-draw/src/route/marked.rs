@@ -348,8 +348,13 @@ pub(crate) fn loop_walls_round(
 /// spanning tree, the parities of each cell's tree path, and a basis of the parities of its
 /// cycles; a walk from `s` to `t` in one piece can have exactly the parities of their tree
 /// paths plus what the basis spans. The clearance is then bisected over the cells' values.
-/// Only the first eight boundaries get rays (more are rare; the others are then unsorted, and
-/// the clearance an upper bound).
+/// Only the first eight boundaries get rays (seven with `own`; more are rare; the others are
+/// then unsorted, and the clearance an upper bound).
+///
+/// `own`: a ray from a point of the move's own boundary off the arc, and whether that point
+/// must be inside `Γ` (which way round the own boundary the route goes: the side of `B_a`).
+/// Parities are those of walks, not curves: a walk that crosses itself can have parities no
+/// curve has, so the clearance is an upper bound on what a curve has.
 pub(crate) fn widest_sorted(
     grid: &FreeGrid,
     e: &Enclosure,
@@ -357,14 +362,26 @@ pub(crate) fn widest_sorted(
     (ca, sources): (Point, &[Cell]),
     (cb, targets): (Point, &[Cell]),
     want_inside: &[bool],
+    own: Option<(Ray, bool)>,
 ) -> Option<(f64, Cell)> {
     let _span = tracing::debug_span!("widest_sorted", others = e.others.len()).entered();
     let mut rays = Vec::new();
     let mut want = 0u8;
-    for (k, &inside) in want_inside.iter().enumerate().take(e.others.len().min(8)) {
+    let room = if own.is_some() { 7 } else { 8 };
+    for (k, &inside) in want_inside
+        .iter()
+        .enumerate()
+        .take(e.others.len().min(room))
+    {
         let (ray, arc_parity) = e.ray(k, scene);
         if inside ^ arc_parity {
             want |= 1 << k;
+        }
+        rays.push(ray);
+    }
+    if let Some((ray, inside)) = own {
+        if inside ^ ray.parity(&e.arc) {
+            want |= 1 << rays.len();
         }
         rays.push(ray);
     }

@@ -1007,6 +1007,10 @@ fn prepare_at(
                     (ca, &sources),
                     (cb, &targets),
                     &hypotheses,
+                    match plan.want {
+                        Want::SideA(_) => own_boundary_ray(analysis, &scene, plan, ca),
+                        _ => None,
+                    },
                 ));
             }
         }
@@ -1744,7 +1748,13 @@ fn polyline(grid: &FreeGrid, a: Point, cells: &[Cell], b: Point) -> Vec<Point> {
 /// of sorting them that would do): the widest way that sorts them
 /// ([`marked::widest_sorted`]), its clearance and what is at its narrowest, as for
 /// [`no_path`]; "no candidate route" when even that way keeps the clearance (the search did
-/// not find it within its seven rays, or it went round the own boundary the wrong way).
+/// not find it within its seven rays, or it found walks that cross themselves). `own`: the
+/// ray from the own boundary ([`own_boundary_ray`]) for a computer's move, whose two
+/// hypotheses also say which way round the own boundary the route goes.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the grid, the move's ends and what it must sort are all needed"
+)]
 fn wrong_enclosure(
     words: String,
     grid: &FreeGrid,
@@ -1753,18 +1763,25 @@ fn wrong_enclosure(
     (ca, sources): (Point, &[Cell]),
     (cb, targets): (Point, &[Cell]),
     hypotheses: &[Vec<bool>],
+    own: Option<Ray>,
 ) -> Refusal {
     let widest = hypotheses
         .iter()
-        .filter_map(|want| {
-            marked::widest_sorted(grid, e, scene, (ca, sources), (cb, targets), want)
+        .enumerate()
+        .filter_map(|(h, want)| {
+            // The own boundary's point is inside `Γ` when `B_a` is outside (the second
+            // hypothesis of a computer's move; a person's marks have one, either way round).
+            let own = own.map(|r| (r, h == 1));
+            marked::widest_sorted(grid, e, scene, (ca, sources), (cb, targets), want, own)
         })
         .max_by(|x, y| x.0.total_cmp(&y.0));
     let (spots, curves) =
         widest.map_or_else(Default::default, |(_, at)| narrowest_at(grid, scene, at));
     let detail = match widest {
         Some((w, _)) if w < scene.d0 => "the way round a boundary is too narrow",
-        Some(_) => "no candidate route within seven rays put every boundary on its side",
+        Some(_) => {
+            "a way wide enough crosses the boundaries' rays as the move must, but no candidate route within seven rays was a curve that puts every boundary on its side"
+        }
         None => "no way over the free space puts every boundary on its side",
     };
     Refusal::WrongEnclosure {
@@ -1775,6 +1792,29 @@ fn wrong_enclosure(
         spots,
         curves,
     }
+}
+
+/// A ray from a point of the move's own boundary off the arc (the middle of the first curve
+/// of the part the arc leaves out that the arc does not walk too: a tree's curve is walked
+/// on both sides; for a loop, the curve leaving its corner), out of the window away from
+/// `ca`; `None` for a spot with no curve, or when every curve of that part is on the arc.
+fn own_boundary_ray(analysis: &Analysis, scene: &Scene, plan: &Plan, ca: Point) -> Option<Ray> {
+    let crate::analyse::BoundaryPicture::Walk(hs) = analysis.boundary(plan.from.boundary)? else {
+        return None;
+    };
+    let (i, j, n) = (plan.from.index as usize, plan.to.index as usize, hs.len());
+    if i >= n || j >= n {
+        return None;
+    }
+    let arc: Vec<_> = (0..(j + n - i) % n)
+        .map(|k| hs[(i + k) % n].curve())
+        .collect();
+    let rest = (0..n - arc.len()).map(|k| hs[(j + k) % n]);
+    let h = rest.into_iter().find(|h| !arc.contains(&h.curve()))?;
+    let poly = scene.half_edge_polyline(h);
+    (poly.len() >= 2)
+        .then(|| ray_out(poly[poly.len() / 2], ca, scene))
+        .flatten()
 }
 
 /// The refusal when there is no way: the widest way's clearance and what is at its narrowest.
