@@ -248,3 +248,15 @@ fn a_wrong_enclosure_through_a_narrow_mouth_names_the_widest_way() {
     }
     assert_eq!(board.to_json(), before);
 }
+
+/// A loop at seed 3 of an 8-spot game round the whole of the component of spots 7 and 9:
+/// the shortest way's two strands leave and come back to the seed through neighbouring
+/// cells, and the shortcut that straightens it cut one strand's corner within a pixel of the
+/// other, so that the fitted curve, with its ports, crossed itself (refused by the picture's
+/// check, "curves c16 and c17 cross"); drawn once a shortcut that comes closer than `d0` to
+/// the route's own other strand (closer than the cells kept them) is not taken.
+#[test]
+fn a_loop_strand_is_not_pulled_against_its_other_strand() {
+    let saved = include_str!("data/loop_strand_pulled_against_the_other.json");
+    draws(saved, 2, "3 -> 3 enclosing 7-9");
+}

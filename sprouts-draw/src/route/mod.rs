@@ -1966,7 +1966,57 @@ fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId])
     }
     out.push(route[n - 1]);
     // A shortcut may cross the route's own other strand (a loop's two sides share the cells).
-    if is_simple(&out) { out } else { route.to_vec() }
+    if !is_simple(&out) {
+        return route.to_vec();
+    }
+    // Or pass within a pixel of it: the cells keep the strands apart, a straight shortcut
+    // between two cells of one strand does not (a loop's strand cut across the corner where
+    // the other comes back to the spot; fitted with its ports, the two crossed).
+    let keep = scene.spots.first().map_or(5.0, |s| s.2) + 2.0 * scene.d0;
+    let apart = 4.0 * scene.d0;
+    let gap = own_gap(&out, apart, keep);
+    if gap < scene.d0 && gap < own_gap(route, apart, keep) {
+        return route.to_vec();
+    }
+    out
+}
+
+/// The least distance between two parts of a route that are at least `apart` apart along
+/// it, leaving out the parts within `keep` of its ends (where a loop's two strands meet at
+/// their spot); infinite if there are none.
+fn own_gap(route: &[Point], apart: f64, keep: f64) -> f64 {
+    // Every 2 px, so that a long leg from near an end is measured beyond `keep`.
+    let route = &fit::resample(route, 2.0);
+    let n = route.len();
+    if n < 4 {
+        return f64::INFINITY;
+    }
+    let (a, b) = (route[0], route[n - 1]);
+    let far = |p: Point| (p - a).norm() > keep && (p - b).norm() > keep;
+    let mut s = vec![0.0; n];
+    for i in 1..n {
+        s[i] = s[i - 1] + (route[i] - route[i - 1]).norm();
+    }
+    let dist = |p: Point, q: Point, u: Point, v: Point| {
+        if certified::segments_intersect(p, q, u, v) {
+            return 0.0;
+        }
+        use sprouts_geom::point_segment_distance as d;
+        d(p, u, v).min(d(q, u, v)).min(d(u, p, q)).min(d(v, p, q))
+    };
+    let mut least = f64::INFINITY;
+    for i in 0..n - 1 {
+        if !far(route[i]) || !far(route[i + 1]) {
+            continue;
+        }
+        for j in i + 1..n - 1 {
+            if s[j] - s[i + 1] < apart || !far(route[j]) || !far(route[j + 1]) {
+                continue;
+            }
+            least = least.min(dist(route[i], route[i + 1], route[j], route[j + 1]));
+        }
+    }
+    least
 }
 
 /// Spots of a region's boundaries: the boundaries of region `r` holding the spots.
