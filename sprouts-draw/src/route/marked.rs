@@ -584,6 +584,105 @@ mod tests {
     use super::*;
     use crate::{Settings, WorldSize};
 
+    /// The widest sorted way against a slow reference: the parity search itself (A* over
+    /// cells and ray parities, with every boundary's ray) on the grid with only the cells
+    /// keeping a clearance open, bisected over the same levels. On a real 8-spot position (a
+    /// loop at seed 7 that must go round seed 8, in a pocket with a mouth some 5 px wide)
+    /// and both ways of sorting its boundaries.
+    #[test]
+    fn the_widest_sorted_way_agrees_with_the_parity_search() {
+        let saved = include_str!("../../tests/data/loop_round_a_seed_through_a_narrow_mouth.json");
+        let board = Board::from_json(saved).expect("the saved game loads");
+        let pos = board.position();
+        let mv = pos.moves().nth(11).expect("the move");
+        let scene = Scene::new(board.drawing(), board.settings());
+        let a = pos.spot_at(mv.from()).expect("a spot");
+        let (ca, ra) = scene.spot(a).expect("its centre");
+        let t = Terminal {
+            spot: a,
+            centre: ca,
+            radius: ra,
+            corners: vec![mv.from()],
+        };
+        let grid = FreeGrid::new(&scene, board.analysis(), std::slice::from_ref(&t), &[]);
+        let cells = grid.terminal_cells(board.analysis(), &t);
+        let e = Enclosure::new(pos, board.analysis(), &scene, mv.from(), mv.to()).expect("one");
+        assert!(e.others.len() >= 2);
+        let m: Vec<bool> = e
+            .others
+            .iter()
+            .map(|(b, _)| mv.side_a().contains(b))
+            .collect();
+        let flip: Vec<bool> = m.iter().map(|x| !x).collect();
+        for want_inside in [m, flip] {
+            let fast = widest_sorted(
+                &grid,
+                &e,
+                &scene,
+                (ca, &cells),
+                (ca, &cells),
+                &want_inside,
+                None,
+            );
+            let mut rays = Vec::new();
+            let mut want = 0u32;
+            for (k, &inside) in want_inside.iter().enumerate() {
+                let (ray, arc_parity) = e.ray(k, &scene);
+                if inside ^ arc_parity {
+                    want |= 1 << k;
+                }
+                rays.push(ray);
+            }
+            let found = |level: f32| {
+                let mut g = grid.clone();
+                for c in 0..g.open.len() {
+                    g.open[c] = g.allowed[c] && g.clear[c] >= level;
+                }
+                let srcs: Vec<Cell> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| g.open[c as usize])
+                    .collect();
+                super::super::planner::parity_search(
+                    &g,
+                    ca,
+                    &srcs,
+                    ca,
+                    &srcs,
+                    &rays,
+                    want,
+                    usize::MAX,
+                )
+                .is_some()
+            };
+            let mut levels: Vec<f32> = (0..grid.open.len())
+                .filter(|&c| grid.allowed[c])
+                .map(|c| grid.clear[c])
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .collect();
+            levels.sort_by(f32::total_cmp);
+            levels.dedup();
+            let slow = if found(levels[0]) {
+                let (mut lo, mut hi) = (0, levels.len());
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2;
+                    if found(levels[mid]) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                Some(f64::from(levels[lo]))
+            } else {
+                None
+            };
+            assert_eq!(fast.map(|w| w.0), slow, "{want_inside:?}");
+            if let Some((w, at)) = fast {
+                assert_eq!(f64::from(grid.clear[at as usize]), w);
+            }
+        }
+    }
+
     /// The picture's check before play: a straight curve between two seeds passes, a cubic
     /// whose control polygon makes it loop over itself (`b1` beyond `b3`, `b2` behind `b0`)
     /// is refused as the transaction would refuse it, and the board is untouched.
