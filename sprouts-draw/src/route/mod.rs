@@ -1974,22 +1974,23 @@ fn string_pull(grid: &FreeGrid, route: &[Point], scene: &Scene, ends: &[SpotId])
     // the other comes back to the spot; fitted with its ports, the two crossed).
     let keep = scene.spots.first().map_or(5.0, |s| s.2) + 2.0 * scene.d0;
     let apart = 4.0 * scene.d0;
-    let gap = own_gap(&out, apart, keep);
-    if gap < scene.d0 && gap < own_gap(route, apart, keep) {
+    let gap = own_gap(&out, apart, keep, scene.d0);
+    if gap < scene.d0 && gap < own_gap(route, apart, keep, scene.d0) {
         return route.to_vec();
     }
     out
 }
 
-/// The least distance between two parts of a route that are at least `apart` apart along
-/// it, leaving out the parts within `keep` of its ends (where a loop's two strands meet at
-/// their spot); infinite if there are none.
-fn own_gap(route: &[Point], apart: f64, keep: f64) -> f64 {
+/// The least distance, up to `limit`, between two parts of a route that are at least `apart`
+/// apart along it, leaving out the parts within `keep` of its ends (where a loop's two strands
+/// meet at their spot); `limit` if there are none closer. The route is sampled every 2 px and
+/// the samples bucketed in squares of `limit`, so that only near pairs are measured.
+fn own_gap(route: &[Point], apart: f64, keep: f64, limit: f64) -> f64 {
     // Every 2 px, so that a long leg from near an end is measured beyond `keep`.
     let route = &fit::resample(route, 2.0);
     let n = route.len();
-    if n < 4 {
-        return f64::INFINITY;
+    if n < 4 || limit <= 0.0 {
+        return limit;
     }
     let (a, b) = (route[0], route[n - 1]);
     let far = |p: Point| (p - a).norm() > keep && (p - b).norm() > keep;
@@ -2004,16 +2005,33 @@ fn own_gap(route: &[Point], apart: f64, keep: f64) -> f64 {
         use sprouts_geom::point_segment_distance as d;
         d(p, u, v).min(d(q, u, v)).min(d(u, p, q)).min(d(v, p, q))
     };
-    let mut least = f64::INFINITY;
+    // Segments by the square of their first point (a segment is at most about 2 px long).
+    let size = limit + 4.0;
+    let key = |p: Point| ((p.x / size).floor() as i64, (p.y / size).floor() as i64);
+    let mut buckets: std::collections::HashMap<(i64, i64), Vec<usize>> =
+        std::collections::HashMap::new();
+    for i in 0..n - 1 {
+        if far(route[i]) && far(route[i + 1]) {
+            buckets.entry(key(route[i])).or_default().push(i);
+        }
+    }
+    let mut least = limit;
     for i in 0..n - 1 {
         if !far(route[i]) || !far(route[i + 1]) {
             continue;
         }
-        for j in i + 1..n - 1 {
-            if s[j] - s[i + 1] < apart || !far(route[j]) || !far(route[j + 1]) {
-                continue;
+        let (kx, ky) = key(route[i]);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let Some(js) = buckets.get(&(kx + dx, ky + dy)) else {
+                    continue;
+                };
+                for &j in js {
+                    if j > i && s[j] - s[i + 1] >= apart {
+                        least = least.min(dist(route[i], route[i + 1], route[j], route[j + 1]));
+                    }
+                }
             }
-            least = least.min(dist(route[i], route[i + 1], route[j], route[j + 1]));
         }
     }
     least
@@ -2633,6 +2651,57 @@ fn reached_at(
 #[cfg(test)]
 mod naming_tests {
     use super::*;
+
+    /// The gap between a route's own strands (for the string pull's shortcuts) against a
+    /// plain scan of every pair of samples, on hairpins 1.5 to 12 px wide.
+    #[test]
+    fn a_route_s_own_gap_agrees_with_a_plain_scan() {
+        // Hairpins of several widths, with a wiggle, from a spot at the origin and back.
+        for (k, width) in [1.5, 3.0, 5.0, 7.0, 12.0].into_iter().enumerate() {
+            let mut route = vec![Point::new(0.0, 0.0)];
+            for i in 0..=60 {
+                let x = 20.0 + 4.0 * f64::from(i);
+                route.push(Point::new(x, 0.3 * (x * 0.1 + k as f64).sin()));
+            }
+            for i in (0..=60).rev() {
+                let x = 20.0 + 4.0 * f64::from(i);
+                route.push(Point::new(x, width + 0.2 * (x * 0.07).cos()));
+            }
+            route.push(Point::new(0.0, 0.0));
+            let (apart, keep, limit) = (24.0, 17.0, 6.0);
+            let fast = own_gap(&route, apart, keep, limit);
+            // The plain scan: every pair of 2 px samples' segments far enough apart.
+            let r = fit::resample(&route, 2.0);
+            let mut s = vec![0.0];
+            for w in r.windows(2) {
+                s.push(s[s.len() - 1] + (w[1] - w[0]).norm());
+            }
+            let far = |p: Point| p.x.hypot(p.y) > keep;
+            let mut slow = limit;
+            for i in 0..r.len() - 1 {
+                for j in i + 1..r.len() - 1 {
+                    if s[j] - s[i + 1] >= apart
+                        && far(r[i])
+                        && far(r[i + 1])
+                        && far(r[j])
+                        && far(r[j + 1])
+                    {
+                        use sprouts_geom::point_segment_distance as d;
+                        let g = d(r[i], r[j], r[j + 1])
+                            .min(d(r[i + 1], r[j], r[j + 1]))
+                            .min(d(r[j], r[i], r[i + 1]))
+                            .min(d(r[j + 1], r[i], r[i + 1]));
+                        slow = slow.min(g);
+                    }
+                }
+            }
+            assert!(
+                (fast - slow).abs() < 1e-9,
+                "width {width}: {fast} against {slow}"
+            );
+            assert_eq!(fast < limit, width < 6.5, "width {width}: {fast}");
+        }
+    }
 
     /// A computer's move refused for its enclosure is named as asked; the nearest-cluster
     /// choice goes to the detail when it reads differently; other refusals pass unchanged.
