@@ -204,11 +204,10 @@ fn draw_event(
             tally.equivalent += 1;
             tally.game_used_equivalent = true;
             eprintln!(
-                "game {} move {}: {} drawn as {} (the same game; {} was refused: {})",
+                "game {} move {}: {} (the same game; {} was refused: {})",
                 e.game,
                 e.ply,
-                q.words,
-                d.words,
+                q.words_with(&d.words),
                 q.words,
                 q.refusal.detail()
             );

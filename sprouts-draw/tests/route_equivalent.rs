@@ -86,3 +86,24 @@ fn a_refusal_names_the_move_asked_and_the_equivalents_tried() {
         "{detail}"
     );
 }
+
+/// The substitution in words, also when the two moves read alike.
+#[test]
+fn an_equivalent_says_what_was_drawn_for_what() {
+    let pos = sprouts_topo::Position::new(2);
+    let mv = pos.moves().next().expect("a move");
+    let e = sprouts_draw::Equivalent {
+        asked: mv,
+        words: "1 -> 14 enclosing nothing".into(),
+        refusal: Refusal::Fit("x".into()),
+        refused: Vec::new(),
+    };
+    assert_eq!(
+        e.words_with("16 -> 17"),
+        "1 -> 14 enclosing nothing drawn as 16 -> 17"
+    );
+    assert_eq!(
+        e.words_with("1 -> 14 enclosing nothing"),
+        "1 -> 14 enclosing nothing drawn through other corners of its spots"
+    );
+}

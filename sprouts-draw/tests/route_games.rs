@@ -112,10 +112,9 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                         out.equivalent += 1;
                         thanks = true;
                         eprintln!(
-                            "  {n} spots game {}: {} drawn as {} ({})",
+                            "  {n} spots game {}: {} ({})",
                             out.games,
-                            e.words,
-                            d.words,
+                            e.words_with(&d.words),
                             e.refusal.detail()
                         );
                         if let Ok(dir) = std::env::var("ROUTE_PNG") {
@@ -203,9 +202,8 @@ fn replay() {
         Ok(d) => match &d.equivalent_of {
             None => format!("{}: drawn by {:?}", mv.describe(&pos), d.method),
             Some(e) => format!(
-                "{}: drawn as {} by {:?} ({})",
-                e.words,
-                d.words,
+                "{} by {:?} ({})",
+                e.words_with(&d.words),
                 d.method,
                 e.refusal.detail()
             ),

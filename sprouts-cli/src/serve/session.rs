@@ -364,7 +364,8 @@ pub(crate) fn equivalent_moves(
 
 /// Draws the computer's move `mv` by the ladder of spec 4.1 / 5.9, logging every step:
 /// 1. the move as chosen ([`Board::draw_move`], which itself tries the few nearest moves that
-///    give the same game when the move chosen is refused);
+///    give the same game when the move chosen is refused; [`Board::draw_move_strict`] once
+///    the stop flag is set);
 /// 2. the other moves that give the same game ([`equivalent_moves`]), those step 1 did not
 ///    try, each drawn by [`Board::draw_move_strict`]; the game goes on as the player chose, its
 ///    picture differs;
@@ -387,7 +388,13 @@ fn draw_ladder(
             d.clearance, d.method
         )
     };
-    let first = match board.draw_move(mv, observer) {
+    // Space (the stop flag) skips every search for equivalent moves, step 1's too.
+    let drawn = if stop.load(Ordering::Relaxed) {
+        board.draw_move_strict(mv, observer)
+    } else {
+        board.draw_move(mv, observer)
+    };
+    let first = match drawn {
         Ok(drawn) => {
             if let Some(e) = &drawn.equivalent_of {
                 log.push(format!(
@@ -401,8 +408,8 @@ fn draw_ladder(
                     ));
                 }
                 log.push(format!(
-                    "ladder step 1: {} drawn instead (the same game)",
-                    drawn.words
+                    "ladder step 1: {} (the same game)",
+                    e.words_with(&drawn.words)
                 ));
             }
             log.push(drawn_line(&drawn));

@@ -47,6 +47,19 @@ pub struct Equivalent {
     pub refused: Vec<(String, Refusal)>,
 }
 
+impl Equivalent {
+    /// The substitution in words: "`asked` drawn as `drawn`", or, when the two read alike
+    /// (the same spots and enclosure through other corners), "`asked` drawn through other
+    /// corners of its spots".
+    pub fn words_with(&self, drawn: &str) -> String {
+        if drawn == self.words {
+            format!("{} drawn through other corners of its spots", self.words)
+        } else {
+            format!("{} drawn as {drawn}", self.words)
+        }
+    }
+}
+
 impl Refusal {
     /// The refusal of the move asked: for [`Refusal::Equivalents`] the refusal of the
     /// computer's own move, for any other refusal itself.
