@@ -51,7 +51,7 @@ pub(crate) struct SelfplayArgs {
     fresh: bool,
     /// With --draw: write each game's final picture (SVG) and saved game (JSON) here, and for
     /// a game whose drawing stopped, the picture where the move was refused with the move
-    /// named in it (`game-N-refused.svg`), its saved game (`game-N-refused.json`) and the
+    /// named in it (`game-N-refused.svg` and `.png`), its saved game (`game-N-refused.json`) and the
     /// move's index among the position's moves (`game-N-refused.move`).
     #[arg(long, value_name = "DIR", requires = "draw")]
     svg: Option<std::path::PathBuf>,
@@ -158,8 +158,8 @@ pub(crate) fn refusal_svg(
     svg.replacen("</svg>", &format!("{extra}</svg>"), 1)
 }
 
-/// Writes, for the move of `e` that `board` refused, `game-N-refused.svg` ([`refusal_svg`]),
-/// `game-N-refused.json` (the saved game in the position before the move) and
+/// Writes, for the move of `e` that `board` refused, `game-N-refused.svg` ([`refusal_svg`])
+/// and the same as `game-N-refused.png`, `game-N-refused.json` (the saved game in the position before the move) and
 /// `game-N-refused.move` (the move's index among [`Position::moves`] of that position).
 fn write_refusal(
     dir: &std::path::Path,
@@ -178,7 +178,11 @@ fn write_refusal(
         let path = dir.join(format!("{name}.{ext}"));
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
     };
-    write("svg", &refusal_svg(board, e.mv, &title, refusal))?;
+    let svg = refusal_svg(board, e.mv, &title, refusal);
+    write("svg", &svg)?;
+    let png = sprouts_draw::svg::svg_to_png(&svg, 1.0).context("cannot make the PNG")?;
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).with_context(|| format!("cannot write {}", path.display()))?;
     write("json", &board.to_json())?;
     // The move among the board's own moves (the board's position may be another numbering
     // of the same game than the players'): the same corners and sides.

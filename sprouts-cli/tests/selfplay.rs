@@ -150,6 +150,8 @@ fn selfplay_writes_the_picture_of_each_refused_move() {
             continue;
         };
         pictures += 1;
+        let png = std::fs::read(dir.join(format!("game-{g}-refused.png"))).unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "the PNG beside it");
         let saved = std::fs::read_to_string(dir.join(format!("game-{g}-refused.json"))).unwrap();
         let k: usize = std::fs::read_to_string(dir.join(format!("game-{g}-refused.move")))
             .unwrap()
