@@ -101,6 +101,8 @@ struct DrawTally {
     to_end_without_equivalent: u64,
     /// Whether the game being played had a move drawn as an equivalent.
     game_used_equivalent: bool,
+    /// The move drawn in place of the last move, in words, when it was an equivalent.
+    last_equivalent: Option<String>,
 }
 
 /// Escapes text for SVG.
@@ -204,9 +206,11 @@ fn draw_event(
     svg: Option<&std::path::Path>,
 ) -> anyhow::Result<bool> {
     let mut drawn = board.draw_move(e.mv, &mut |_| {}).map(|d| {
+        tally.last_equivalent = None;
         if let Some(q) = &d.equivalent_of {
             tally.equivalent += 1;
             tally.game_used_equivalent = true;
+            tally.last_equivalent = Some(d.words.clone());
             eprintln!(
                 "game {} move {}: {} (the same game; {} was refused: {})",
                 e.game,
@@ -451,8 +455,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 Outcome::Win => "win",
                 Outcome::Loss => "loss",
             });
+            let drawn_as = draw.last_equivalent.take();
             if json {
-                moves_json.push(json!({
+                let mut m = json!({
                     "game": e.game,
                     "player": e.player + 1,
                     "move": e.mv.describe(e.before),
@@ -462,7 +467,12 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                     "candidates": r.candidates,
                     "verdict": verdict,
                     "seconds": e.seconds,
-                }));
+                });
+                // The move drawn in its place (the same game), when it was not the move itself.
+                if let Some(w) = drawn_as {
+                    m["drawn_as"] = json!(w);
+                }
+                moves_json.push(m);
             } else {
                 let mut line = format!(
                     "{:>3}. p{} {:<28} {}   [depth {}, {} candidates, {:.3} s",

@@ -122,9 +122,9 @@ fn selfplay_writes_the_picture_of_each_refused_move() {
         "--p2",
         "random",
         "--games",
-        "2",
+        "3",
         "--seed",
-        "1",
+        "2",
         "--draw",
         "--json",
         "--area",
@@ -143,8 +143,22 @@ fn selfplay_writes_the_picture_of_each_refused_move() {
         summary["games_drawn_without_equivalent"].is_u64(),
         "{summary}"
     );
+    // Each move drawn as an equivalent says so in its game's moves (three of them with this
+    // seed when written).
+    let drawn_as = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|g| g["moves"].as_array().cloned())
+        .flatten()
+        .filter(|m| m.get("drawn_as").is_some())
+        .count() as u64;
+    assert_eq!(
+        Some(drawn_as),
+        summary["moves_drawn_as_equivalent"].as_u64(),
+        "{stderr}"
+    );
     let mut pictures = 0;
-    for g in 1..=2 {
+    for g in 1..=3 {
         let svg = dir.join(format!("game-{g}-refused.svg"));
         let Ok(svg) = std::fs::read_to_string(&svg) else {
             continue;
