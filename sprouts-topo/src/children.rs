@@ -75,6 +75,7 @@ impl Position {
                 pieces,
                 land_children,
                 moves,
+                symmetry,
                 ..
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
@@ -142,9 +143,9 @@ impl Position {
                         land_children.bound();
                         let es = land_children.entries.len() as u32;
                         let text_start = land_children.text.len();
-                        // One move per orbit of interchangeable boundaries: every distinct
-                        // child is still reached (see `representative_moves`).
-                        land.representative_moves_into(moves);
+                        // One family of moves per orbit under the land's automorphisms:
+                        // every distinct child is still reached (see `canon::symmetry`).
+                        symmetry.orbit_moves_into(land, moves);
                         for mv in moves.iter() {
                             land.play_generated_into(mv, child);
                             let exact =
