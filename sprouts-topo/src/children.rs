@@ -321,6 +321,35 @@ impl Position {
         out
     }
 
+    /// One family of moves (a pair of corners, with its distinct enclosures) per orbit of
+    /// families under the position's automorphisms: renamings of its spots, with or without
+    /// every boundary reversed, that give the same position (see `canon::symmetry`). Each
+    /// automorphism carries a move to a move with the same child up to names and mirror image,
+    /// so every distinct child is still reached; the interchangeable boundaries of
+    /// [`Position::representative_moves`] are one kind of automorphism, so these are never more
+    /// moves than those, and usually fewer (exchanged branches of the tree of regions, rotated
+    /// boundaries, mirror images). Meant for lands (as [`Position::for_each_child_lands`] plays
+    /// them): in a position of several lands, automorphisms exchanging whole lands are not
+    /// looked for, and in a position with stumps (spots met three times) these are the
+    /// representative moves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use sprouts_topo::Position;
+    /// // A and B exchanged, and the two regions: one family, the join of A and B.
+    /// let p = Position::parse_glop("AB|AB").unwrap();
+    /// assert_eq!(p.representative_moves().len(), 2);
+    /// assert_eq!(p.symmetric_moves().len(), 1);
+    /// ```
+    pub fn symmetric_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        crate::canon::with_canonicalizer(|c| {
+            c.child_bufs.symmetry.orbit_moves_into(self, &mut out);
+        });
+        out
+    }
+
     /// [`Position::representative_moves`] into reused storage (`out` is cleared first).
     pub(crate) fn representative_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();

@@ -68,6 +68,8 @@ pub(crate) struct Symmetry {
     /// The generators found: `count` permutations of the corners, `n` entries each.
     pub(crate) gens: Vec<u32>,
     pub(crate) count: usize,
+    /// Per generator: whether it reverses boundaries.
+    reversing: Vec<bool>,
     pub(crate) n: usize,
     /// Per region, the first boundary of each class of isomorphic branches met so far.
     leaders: Vec<u32>,
@@ -79,17 +81,19 @@ pub(crate) struct Symmetry {
 }
 
 impl Symmetry {
-    /// Finds generators of the automorphism group of `pos` (a land: spots met at most twice;
-    /// otherwise none are found) into `self.gens`.
-    pub(crate) fn generators(&mut self, pos: &Position) {
+    /// Finds generators of the automorphism group of `pos` into `self.gens`; false (and none)
+    /// if a spot is met more than twice (a stump: lands as the children's enumeration splits
+    /// them have none).
+    pub(crate) fn generators(&mut self, pos: &Position) -> bool {
         self.count = 0;
         self.gens.clear();
+        self.reversing.clear();
         let n = pos.corners.len();
         self.n = n;
         let nb = pos.boundary_count();
         let nr = pos.region_count();
         if !self.load(pos) {
-            return;
+            return false;
         }
         self.phi.clear();
         self.phi.resize(n, NONE);
@@ -145,6 +149,7 @@ impl Symmetry {
                 self.whole(pos, r2, rev);
             }
         }
+        true
     }
 
     /// Per-corner and per-boundary tables of `pos`; false if a spot is met more than twice.
@@ -386,6 +391,7 @@ impl Symmetry {
         let at = self.gens.len();
         self.gens.extend(0..self.n as u32);
         self.count += 1;
+        self.reversing.push(self.rev);
         at
     }
 
@@ -455,10 +461,14 @@ impl Symmetry {
     }
 
     /// One family per orbit of families under the generators of [`Symmetry::generators`]
-    /// (the first in `pos.families()` order), with their distinct moves, into `out`.
+    /// (the first in `pos.families()` order), with their distinct moves, into `out`; the
+    /// representative moves if `pos` has a stump.
     pub(crate) fn orbit_moves_into(&mut self, pos: &Position, out: &mut Vec<Move>) {
         out.clear();
-        self.generators(pos);
+        if !self.generators(pos) {
+            pos.representative_moves_into(out);
+            return;
+        }
         let families = pos.families();
         let n = self.n;
         self.pairs.clear();
@@ -487,10 +497,68 @@ impl Symmetry {
             }
         }
         for (f, fam) in families.iter().enumerate() {
-            if find(&mut self.parent, f as u32) == f as u32 {
+            if find(&mut self.parent, f as u32) != f as u32 {
+                continue;
+            }
+            if !fam.is_one_boundary() || !self.reverses_in_place(pos, fam) {
                 out.extend(fam.distinct_moves());
+                continue;
+            }
+            // A mirror image fixing the family's corners and each group of interchangeable
+            // boundaries swaps the curve's two sides: an enclosure and its complement give
+            // mirror images. Of the two, the one sending fewer boundaries of the first group
+            // that differs with the curve's first side is kept.
+            let groups = fam.interchangeable_groups();
+            let free = fam.free_boundaries();
+            for mv in fam.distinct_moves() {
+                let side = mv.side_a();
+                let mut start = 0usize;
+                let mut keep = true;
+                for &size in groups {
+                    let group = &free[start..start + size as usize];
+                    start += size as usize;
+                    let d = group.iter().filter(|b| side.contains(b)).count() as u32;
+                    if d != size - d {
+                        keep = d < size - d;
+                        break;
+                    }
+                }
+                if keep {
+                    out.push(mv);
+                }
             }
         }
+    }
+
+    /// Whether a reversing generator fixes both corners of one-boundary family `fam` and maps
+    /// each group of its interchangeable free boundaries into itself, the corners being two, or
+    /// one alone on its boundary (a loop at a corner of a longer boundary has the rest of the
+    /// boundary on one side only, and a mirror image keeps it there).
+    fn reverses_in_place(&self, pos: &Position, fam: &crate::moves::Family) -> bool {
+        let (ca, cb) = fam.corners();
+        let (s, e) = pos.bounds(ca.boundary.index());
+        if ca == cb && e - s > 1 {
+            return false;
+        }
+        let a = s as u32 + ca.index;
+        let b = pos.bnd[cb.boundary.index()] + cb.index;
+        let n = self.n;
+        (0..self.count).any(|g| {
+            let perm = &self.gens[g * n..(g + 1) * n];
+            if !self.reversing[g] || perm[a as usize] != a || perm[b as usize] != b {
+                return false;
+            }
+            let free = fam.free_boundaries();
+            let mut start = 0usize;
+            fam.interchangeable_groups().iter().all(|&size| {
+                let group = &free[start..start + size as usize];
+                start += size as usize;
+                group.iter().all(|x| {
+                    let image = self.cbnd[perm[pos.bnd[x.index()] as usize] as usize];
+                    group.iter().any(|y| y.index() == image as usize)
+                })
+            })
+        })
     }
 }
 
@@ -663,5 +731,64 @@ mod tests {
                 assert_eq!(fams.len(), families, "{text}: {k}");
             }
         }
+    }
+
+    /// The lands of 100 positions of random 12-spot games (the `children 100` workload of the
+    /// `canon_profile` example), each distinct land once: the moves kept reach every child, and
+    /// how many moves each way (`cargo test --release -p sprouts-topo -- --ignored
+    /// orbit_moves_on_game_lands --nocapture`).
+    #[test]
+    #[ignore = "a measurement; run it by name"]
+    fn orbit_moves_on_game_lands() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let mut positions = Vec::new();
+        while positions.len() < 100 {
+            let mut p = Position::new(12);
+            for depth in 0..25 {
+                let moves: Vec<_> = p.moves().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(&moves[rng.random_range(0..moves.len())]).unwrap();
+                if depth >= 8 && positions.len() < 100 {
+                    positions.push(p.clone());
+                }
+            }
+        }
+        let mut s = Symmetry::default();
+        let mut seen = HashSet::new();
+        let (mut kept, mut reps, mut children, mut with_gens) = (0, 0, 0, 0);
+        for p in &positions {
+            for land in p.lands_with(true) {
+                if !seen.insert(land.to_glop()) {
+                    continue;
+                }
+                let (k, r, c) = check_land(&mut s, &land);
+                kept += k;
+                reps += r;
+                children += c;
+                with_gens += usize::from(s.count > 0);
+                if std::env::var("SYM_DEBUG").is_ok() && k > c {
+                    let mut moves = Vec::new();
+                    s.orbit_moves_into(&land, &mut moves);
+                    let mut by: std::collections::HashMap<String, Vec<String>> = Default::default();
+                    for m in &moves {
+                        by.entry(land.play(m).unwrap().canonical().into_string())
+                            .or_default()
+                            .push(m.describe(&land));
+                    }
+                    eprintln!("{} kept {k} children {c}", land.to_glop());
+                    for (f, v) in by.iter().filter(|x| x.1.len() > 1) {
+                        eprintln!("   {f}: {v:?}");
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "{} lands ({with_gens} with automorphisms found): {kept} moves kept, {reps} \
+             representative ones, {children} distinct children",
+            seen.len()
+        );
     }
 }
