@@ -64,6 +64,9 @@ pub(crate) struct Symmetry {
     queue: Vec<u32>,
     /// Whether the map reverses boundaries.
     rev: bool,
+    /// Whether the map is one of a branch (every boundary it matches in a region leads away
+    /// from the root, so branch sizes must agree).
+    local: bool,
     steps: u32,
     /// The generators found: `count` permutations of the corners, `n` entries each.
     pub(crate) gens: Vec<u32>,
@@ -73,6 +76,15 @@ pub(crate) struct Symmetry {
     pub(crate) n: usize,
     /// Per region, the first boundary of each class of isomorphic branches met so far.
     leaders: Vec<u32>,
+    /// Per boundary: whether it leads towards the root region (see [`Symmetry::root`]); per
+    /// boundary leading away, the corners of its branch; per region, the boundary towards the
+    /// root and the regions in breadth-first order.
+    up: Vec<bool>,
+    seen: Vec<bool>,
+    branch: Vec<u32>,
+    up_of: Vec<u32>,
+    entry_of: Vec<u32>,
+    order: Vec<u32>,
     /// Families: per family its two corners, the family index by corner pair, the orbits.
     pairs: Vec<(u32, u32)>,
     index: Vec<u32>,
@@ -103,17 +115,27 @@ impl Symmetry {
         self.rmap.resize(nr, NONE);
         self.rinv.clear();
         self.rinv.resize(nr, NONE);
+        // The root: a region whose signature the fewest regions share (fewer maps of it to try).
+        let root = (0..nr)
+            .min_by_key(|&r| self.rsig.iter().filter(|&&x| x == self.rsig[r]).count())
+            .unwrap_or(0);
+        self.root(pos, root);
         // Branch exchanges: per region, each boundary against the first of each class of
         // isomorphic branches met before it (transpositions with a class's first member
-        // generate every permutation of the class).
+        // generate every permutation of the class). The tree rooted at the first region, a
+        // region's boundary towards the root is left out: the exchanges and rotations below it
+        // generate every automorphism fixing the first region in its orientation.
         for r in 0..nr {
             let (bs, be) = pos.region_bounds(r);
             self.leaders.clear();
             for b in bs..be {
+                if self.up[b] {
+                    continue;
+                }
                 let mut joined = false;
                 for k in 0..self.leaders.len() {
                     let a = self.leaders[k] as usize;
-                    if self.sig[a] != self.sig[b] {
+                    if self.sig[a] != self.sig[b] || self.branch[a] != self.branch[b] {
                         continue;
                     }
                     if self.exchange(pos, r, a, b) {
@@ -128,6 +150,9 @@ impl Symmetry {
         }
         // Rotations of a boundary, its branch following: the least shift that extends.
         for b in 0..nb {
+            if self.up[b] {
+                continue;
+            }
             let (s, e) = pos.bounds(b);
             let m = e - s;
             for k in 1..m {
@@ -140,16 +165,93 @@ impl Symmetry {
                 }
             }
         }
-        // The first region onto each region, straight and mirrored (not the identity).
+        // The root onto each region, straight and mirrored (not the identity).
         for rev in [false, true] {
             for r2 in 0..nr {
-                if (r2 == 0 && !rev) || self.rsig[r2] != self.rsig[0] {
+                if (r2 == root && !rev) || self.rsig[r2] != self.rsig[root] {
                     continue;
                 }
-                self.whole(pos, r2, rev);
+                self.whole(pos, root, r2, rev);
             }
         }
         true
+    }
+
+    /// Roots the tree of regions and pieces at region `root`: marks in `self.up` the boundary
+    /// of each other region leading towards it (by a breadth-first search over regions, each
+    /// piece followed along its spots' other corners), and counts each other boundary's branch
+    /// (the corners beyond it, itself included).
+    fn root(&mut self, pos: &Position, root: usize) {
+        let nb = pos.boundary_count();
+        let nr = pos.region_count();
+        self.up.clear();
+        self.up.resize(nb, false);
+        self.seen.clear();
+        self.seen.resize(nb, false);
+        self.branch.clear();
+        self.branch.resize(nb, 0);
+        self.entry_of.clear();
+        self.entry_of.resize(nb, NONE);
+        self.up_of.clear();
+        self.up_of.resize(nr, NONE);
+        self.order.clear();
+        self.order.push(root as u32);
+        let mut piece = std::mem::take(&mut self.queue);
+        let mut i = 0;
+        while i < self.order.len() {
+            let r = self.order[i] as usize;
+            i += 1;
+            let (bs, be) = pos.region_bounds(r);
+            for b in bs..be {
+                if self.seen[b] {
+                    continue;
+                }
+                self.seen[b] = true;
+                piece.clear();
+                piece.push(b as u32);
+                let mut k = 0;
+                while k < piece.len() {
+                    let (s, e) = pos.bounds(piece[k] as usize);
+                    k += 1;
+                    for c in s..e {
+                        let p = self.partner[c];
+                        if p != NONE && !self.seen[self.cbnd[p as usize] as usize] {
+                            let b2 = self.cbnd[p as usize] as usize;
+                            self.seen[b2] = true;
+                            self.up[b2] = true;
+                            self.entry_of[b2] = b as u32;
+                            piece.push(b2 as u32);
+                            let r2 = self.breg[b2];
+                            self.up_of[r2 as usize] = b2 as u32;
+                            self.order.push(r2);
+                        }
+                    }
+                }
+            }
+        }
+        piece.clear();
+        self.queue = piece;
+        // Branch sizes bottom-up: a region's part below its boundary towards the root is that
+        // boundary and the branches of its other boundaries, and belongs to the branch of the
+        // boundary its piece was entered by.
+        for b in 0..nb {
+            if !self.up[b] {
+                let (s, e) = pos.bounds(b);
+                self.branch[b] = (e - s) as u32;
+            }
+        }
+        for k in (1..self.order.len()).rev() {
+            let r = self.order[k] as usize;
+            let u = self.up_of[r] as usize;
+            let (bs, be) = pos.region_bounds(r);
+            let (s, e) = pos.bounds(u);
+            let below = (e - s) as u32
+                + (bs..be)
+                    .filter(|&b| b != u)
+                    .map(|b| self.branch[b])
+                    .sum::<u32>();
+            self.branch[self.entry_of[u] as usize] += below;
+        }
     }
 
     /// Per-corner and per-boundary tables of `pos`; false if a spot is met more than twice.
@@ -302,21 +404,23 @@ impl Symmetry {
 
     /// Completes the map: follows pieces, then matches the boundaries of every region mapped,
     /// trying each choice in turn (backtracking).
-    fn solve(&mut self, pos: &Position) -> bool {
+    ///
+    /// The pending regions before `from` are known to be matched whole.
+    fn solve(&mut self, pos: &Position, from: usize) -> bool {
         if !self.propagate(pos) {
             return false;
         }
         // A region mapped with a boundary not yet mapped.
         let mut found = None;
-        for k in 0..self.pending.len() {
+        for k in from..self.pending.len() {
             let r = self.pending[k] as usize;
             let (bs, be) = pos.region_bounds(r);
             if let Some(b) = (bs..be).find(|&b| self.phi[pos.bnd[b] as usize] == NONE) {
-                found = Some((r, b));
+                found = Some((k, r, b));
                 break;
             }
         }
-        let Some((r, b)) = found else {
+        let Some((k, r, b)) = found else {
             return true;
         };
         let r2 = self.rmap[r] as usize;
@@ -330,7 +434,10 @@ impl Symmetry {
         let first = self.kind(pos, s);
         for b2 in bs2..be2 {
             let s2 = pos.bnd[b2] as usize;
-            if self.inv[s2] != NONE || self.sig[b2] != self.sig[b] {
+            if self.inv[s2] != NONE
+                || self.sig[b2] != self.sig[b]
+                || (self.local && self.branch[b2] != self.branch[b])
+            {
                 continue;
             }
             for j in 0..m {
@@ -339,7 +446,7 @@ impl Symmetry {
                 }
                 // Offset 0 of `b` goes to offset `j` of `b2`.
                 let mark = (self.trail.len(), self.rtrail.len(), self.pending.len());
-                if self.map_boundary(pos, b, b2, j) && self.solve(pos) {
+                if self.map_boundary(pos, b, b2, j) && self.solve(pos, k) {
                     return true;
                 }
                 self.undo(mark);
@@ -372,6 +479,7 @@ impl Symmetry {
     /// Starts a search with region `r` fixed (its other boundaries untouched).
     fn start_fixed(&mut self, r: usize) {
         self.rev = false;
+        self.local = true;
         self.steps = 0;
         self.rmap[r] = r as u32;
         self.rinv[r] = r as u32;
@@ -406,7 +514,7 @@ impl Symmetry {
             if self.kind(pos, s) != self.kind(pos, s2 + j) {
                 continue;
             }
-            if self.map_boundary(pos, a, b, j) && self.solve(pos) {
+            if self.map_boundary(pos, a, b, j) && self.solve(pos, 0) {
                 ok = true;
                 break;
             }
@@ -429,7 +537,7 @@ impl Symmetry {
     fn rotation(&mut self, pos: &Position, b: usize, k: usize) -> bool {
         let r = self.breg[b] as usize;
         self.start_fixed(r);
-        let ok = self.map_boundary(pos, b, b, k) && self.solve(pos);
+        let ok = self.map_boundary(pos, b, b, k) && self.solve(pos, 0);
         if ok {
             let at = self.push_identity();
             for &c in &self.trail {
@@ -440,16 +548,17 @@ impl Symmetry {
         ok
     }
 
-    /// An automorphism mapping region 0 onto region `r2` (reversing boundaries or not), if any
+    /// An automorphism mapping region `r` onto region `r2` (reversing boundaries or not), if any
     /// (then recorded as a generator).
-    fn whole(&mut self, pos: &Position, r2: usize, rev: bool) -> bool {
+    fn whole(&mut self, pos: &Position, r: usize, r2: usize, rev: bool) -> bool {
         self.rev = rev;
+        self.local = false;
         self.steps = 0;
-        self.rmap[0] = r2 as u32;
-        self.rinv[r2] = 0;
-        self.rtrail.push(0);
-        self.pending.push(0);
-        let ok = self.solve(pos) && self.trail.len() == self.n;
+        self.rmap[r] = r2 as u32;
+        self.rinv[r2] = r as u32;
+        self.rtrail.push(r as u32);
+        self.pending.push(r as u32);
+        let ok = self.solve(pos, 0) && self.trail.len() == self.n;
         if ok {
             let at = self.push_identity();
             for &c in &self.trail {
