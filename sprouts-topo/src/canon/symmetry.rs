@@ -793,6 +793,7 @@ mod tests {
         let mut s = Symmetry::default();
         let mut seen = HashSet::new();
         let (mut kept, mut distinct, mut children) = (0, 0, 0);
+        let mut wholes = HashSet::new();
         for n in 1..=4u32 {
             for p in crate::reachable_positions(n, usize::MAX) {
                 let kids: Vec<Position> = p.moves().map(|m| p.play(&m).unwrap()).collect();
@@ -805,6 +806,15 @@ mod tests {
                         kept += k;
                         distinct += d;
                         children += c;
+                    }
+                    // Whole positions too: as played (stumps: the representative moves) and
+                    // read back from their forms (several lands, GLOP's partial spots).
+                    if n <= 3 {
+                        check_land(&mut s, q);
+                    }
+                    let form = q.canonical().into_string();
+                    if form != "!" && wholes.insert(form.clone()) {
+                        check_land(&mut s, &Position::parse_glop(&form).unwrap());
                     }
                 }
             }
