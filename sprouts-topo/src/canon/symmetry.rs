@@ -37,6 +37,9 @@ const NONE: u32 = u32::MAX;
 /// up, which only means fewer automorphisms found).
 const STEP_LIMIT: u32 = 400;
 
+/// Lands of at most this many corners find a family by a table indexed by its pair of corners.
+const DENSE_CORNERS: usize = 128;
+
 /// Scratch space for [`Symmetry::generators`] and [`Symmetry::orbit_moves_into`].
 #[derive(Default, Debug)]
 pub(crate) struct Symmetry {
@@ -85,9 +88,12 @@ pub(crate) struct Symmetry {
     up_of: Vec<u32>,
     entry_of: Vec<u32>,
     order: Vec<u32>,
-    /// Families: per family its two corners, the family index by corner pair, the orbits.
+    /// Families: per family its two corners, and the family of a pair of corners (see
+    /// [`DENSE_CORNERS`]).
     pairs: Vec<(u32, u32)>,
     index: Vec<u32>,
+    /// Always search the pairs (the tests compare both ways).
+    sparse: bool,
     /// Orbits of families: a union-find whose roots are the least members.
     parent: Vec<u32>,
 }
@@ -581,15 +587,24 @@ impl Symmetry {
         let families = pos.families();
         let n = self.n;
         self.pairs.clear();
-        self.index.clear();
-        self.index.resize(n * n, NONE);
-        for (f, fam) in families.iter().enumerate() {
+        for fam in &families {
             let (a, b) = fam.corners();
             let a = pos.bnd[a.boundary.index()] + a.index;
             let b = pos.bnd[b.boundary.index()] + b.index;
-            let (a, b) = (a.min(b), a.max(b));
-            self.pairs.push((a, b));
-            self.index[a as usize * n + b as usize] = f as u32;
+            self.pairs.push((a.min(b), a.max(b)));
+        }
+        // Families come region by region, each corner with the corners after it: in increasing
+        // order of their corners, so a family is found by binary search; in a land of few
+        // corners, by a table indexed by the pair (all `NONE` between calls).
+        debug_assert!(self.pairs.windows(2).all(|w| w[0] < w[1]));
+        let dense = n <= DENSE_CORNERS && !self.sparse;
+        if dense {
+            if self.index.len() < n * n {
+                self.index.resize(n * n, NONE);
+            }
+            for (f, &(a, b)) in self.pairs.iter().enumerate() {
+                self.index[a as usize * n + b as usize] = f as u32;
+            }
         }
         self.parent.clear();
         self.parent.extend(0..families.len() as u32);
@@ -598,11 +613,20 @@ impl Symmetry {
             for (f, &(a, b)) in self.pairs.iter().enumerate() {
                 let (x, y) = (perm[a as usize], perm[b as usize]);
                 let (x, y) = (x.min(y), x.max(y));
-                let image = self.index[x as usize * n + y as usize];
+                let image = if dense {
+                    self.index[x as usize * n + y as usize]
+                } else {
+                    self.pairs.binary_search(&(x, y)).map_or(NONE, |i| i as u32)
+                };
                 debug_assert_ne!(image, NONE, "an automorphism maps families to families");
                 if image != NONE {
                     union_least(&mut self.parent, f as u32, image);
                 }
+            }
+        }
+        if dense {
+            for &(a, b) in &self.pairs {
+                self.index[a as usize * n + b as usize] = NONE;
             }
         }
         for (f, fam) in families.iter().enumerate() {
@@ -772,6 +796,14 @@ mod tests {
             let perm = &s.gens[g * s.n..(g + 1) * s.n];
             assert!(is_automorphism(land, perm), "{} {perm:?}", land.to_glop());
         }
+        // The same moves with families found by binary search instead of the table.
+        let mut sparse = Symmetry {
+            sparse: true,
+            ..Symmetry::default()
+        };
+        let mut again = Vec::new();
+        sparse.orbit_moves_into(land, &mut again);
+        assert_eq!(again, kept, "{}", land.to_glop());
         let distinct: Vec<Move> = land.distinct_moves().collect();
         assert!(
             kept.iter().all(|m| distinct.contains(m)),
