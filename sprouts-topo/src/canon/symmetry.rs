@@ -45,8 +45,9 @@ const DENSE_CORNERS: usize = 128;
 pub(crate) struct Symmetry {
     /// Per corner (index into the land's corners): the other corner of its spot, or `NONE`.
     partner: Vec<u32>,
-    /// Per corner: its boundary.
+    /// Per corner: its boundary, and its kind (see [`Symmetry::kind`]).
     cbnd: Vec<u32>,
+    kinds: Vec<u8>,
     /// Per boundary: its region, and a signature that rotation and reversal keep (its length
     /// and how many corners of each kind it has).
     breg: Vec<u32>,
@@ -163,7 +164,7 @@ impl Symmetry {
             let m = e - s;
             for k in 1..m {
                 // Only shifts keeping the boundary's kinds of corners in place can extend.
-                if !(0..m).all(|i| self.kind(pos, s + i) == self.kind(pos, s + (i + k) % m)) {
+                if !(0..m).all(|i| self.kind(s + i) == self.kind(s + (i + k) % m)) {
                     continue;
                 }
                 if self.rotation(pos, b, k) {
@@ -296,11 +297,15 @@ impl Symmetry {
                 }
             }
         }
+        self.kinds.clear();
+        self.kinds.extend(
+            (0..n).map(|c| pos.lives_at(pos.corners[c]) << 1 | u8::from(self.partner[c] != NONE)),
+        );
         for b in 0..nb {
             let (s, e) = pos.bounds(b);
             let mut sig = (e - s) as u64;
-            for c in s..e {
-                sig += 1 << (8 + 6 * u64::from(self.kind(pos, c)));
+            for &k in &self.kinds[s..e] {
+                sig += 1 << (8 + 6 * u64::from(k));
             }
             self.sig[b] = sig;
         }
@@ -314,8 +319,8 @@ impl Symmetry {
 
     /// A corner's kind: its spot's lives and whether the spot has another corner.
     #[inline]
-    fn kind(&self, pos: &Position, c: usize) -> u8 {
-        pos.lives_at(pos.corners[c]) << 1 | u8::from(self.partner[c] != NONE)
+    fn kind(&self, c: usize) -> u8 {
+        self.kinds[c]
     }
 
     /// Maps boundary `b` onto `b2`, offset `i` of `b` to offset `shift + i` of `b2` (or
@@ -347,7 +352,7 @@ impl Symmetry {
         }
         for i in 0..m {
             let (c, d) = (s + i, target(i));
-            if self.kind(pos, c) != self.kind(pos, d) {
+            if self.kind(c) != self.kind(d) {
                 return false;
             }
             self.phi[c] = d as u32;
@@ -437,7 +442,7 @@ impl Symmetry {
         }
         let (s, e) = pos.bounds(b);
         let m = e - s;
-        let first = self.kind(pos, s);
+        let first = self.kind(s);
         for b2 in bs2..be2 {
             let s2 = pos.bnd[b2] as usize;
             if self.inv[s2] != NONE
@@ -447,7 +452,7 @@ impl Symmetry {
                 continue;
             }
             for j in 0..m {
-                if self.kind(pos, s2 + j) != first {
+                if self.kind(s2 + j) != first {
                     continue;
                 }
                 // Offset 0 of `b` goes to offset `j` of `b2`.
@@ -517,7 +522,7 @@ impl Symmetry {
         let s2 = pos.bnd[b] as usize;
         let mut ok = false;
         for j in 0..e - s {
-            if self.kind(pos, s) != self.kind(pos, s2 + j) {
+            if self.kind(s) != self.kind(s2 + j) {
                 continue;
             }
             if self.map_boundary(pos, a, b, j) && self.solve(pos, 0) {
@@ -612,6 +617,10 @@ impl Symmetry {
             let perm = &self.gens[g * n..(g + 1) * n];
             for (f, &(a, b)) in self.pairs.iter().enumerate() {
                 let (x, y) = (perm[a as usize], perm[b as usize]);
+                if (x, y) == (a, b) {
+                    // Fixed (a generator moves few corners).
+                    continue;
+                }
                 let (x, y) = (x.min(y), x.max(y));
                 let image = if dense {
                     self.index[x as usize * n + y as usize]
