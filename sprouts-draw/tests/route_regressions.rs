@@ -229,7 +229,8 @@ fn an_empty_loop_leaves_room_for_the_move_inside_it() {
 /// wide: no way sorts the boundaries. The refusal names the widest way that does, its
 /// clearance (2.49 px, 6 needed) and the curve at its narrowest, as a refusal with no way
 /// at all does (it said "no candidate route within seven rays" before), and the board stays
-/// as it was.
+/// as it was (the move asked alone, `draw_move_strict`; `draw_move` then tries moves giving
+/// the same game).
 #[test]
 fn a_wrong_enclosure_through_a_narrow_mouth_names_the_widest_way() {
     let saved = include_str!("data/loop_round_a_seed_through_a_narrow_mouth.json");
@@ -238,7 +239,7 @@ fn a_wrong_enclosure_through_a_narrow_mouth_names_the_widest_way() {
     let mv = pos.moves().nth(11).expect("the move");
     assert_eq!(mv.describe(&pos), "7 -> 7 enclosing 13-1");
     let before = board.to_json();
-    match board.draw_move(&mv, &mut |_| {}) {
+    match board.draw_move_strict(&mv, &mut |_| {}) {
         Err(
             e @ sprouts_draw::Refusal::WrongEnclosure {
                 widest: Some(w),
