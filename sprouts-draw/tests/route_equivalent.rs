@@ -46,16 +46,6 @@ fn drawn_as_an_equivalent(saved: &str, k: usize, words: &str) -> String {
     drawn.words
 }
 
-/// `3 -> 3 enclosing 7-9` (a loop at spot 3 round the path 7-9): every way drawn crosses a
-/// curve (`Picture`); the loop round spot 4's seed, the same game, is drawn.
-#[test]
-#[ignore = "this move is now drawn as asked (the string pull no longer cuts the loop's strand against its other one; route_regressions::a_loop_strand_is_not_pulled_against_its_other_strand): the test needs another position"]
-fn a_loop_refused_is_drawn_round_another_boundary_giving_the_same_game() {
-    let saved = include_str!("data/loop_drawn_round_an_equivalent_seed.json");
-    let words = drawn_as_an_equivalent(saved, 2, "3 -> 3 enclosing 7-9");
-    assert_eq!(words, "3 -> 3 enclosing 4");
-}
-
 /// `17 -> 19` (no way: its widest way has 2.9 px of clearance, 6 needed): drawn as `16 ->
 /// 17`, the same game.
 #[test]
