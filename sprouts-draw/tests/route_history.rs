@@ -52,7 +52,8 @@ fn history() {
     let v: Vec<&str> = spec.split(',').collect();
     let n: u32 = v[0].parse().unwrap();
     let g: u64 = v[1].parse().unwrap();
-    let dir = v.get(2).copied().unwrap_or("/tmp/history");
+    let tmp = std::env::temp_dir().join("route_history");
+    let dir = v.get(2).copied().unwrap_or(tmp.to_str().unwrap());
     let seed = 2000 + u64::from(n);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_mul(1_000_003) + g - 1);
     let mut board = Board::new(n, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
