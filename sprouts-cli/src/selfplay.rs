@@ -49,9 +49,37 @@ pub(crate) struct SelfplayArgs {
     /// (`Board::draw_move_fresh`, spec 4.6) instead of stopping the game's drawing.
     #[arg(long, requires = "draw")]
     fresh: bool,
-    /// With --draw: write each game's final picture (SVG) and saved game (JSON) here.
+    /// With --draw: write each game's final picture (SVG) and saved game (JSON) here, and for
+    /// a game whose drawing stopped, the picture where the move was refused with the move
+    /// named in it (`game-N-refused.svg` and `.png`), its saved game (`game-N-refused.json`) and the
+    /// move's index among the position's moves (`game-N-refused.move`).
     #[arg(long, value_name = "DIR", requires = "draw")]
     svg: Option<std::path::PathBuf>,
+    /// With --draw: the drawing area in pixels, `WIDTHxHEIGHT` (a small one crowds the
+    /// picture sooner).
+    #[arg(long, value_name = "WxH", default_value = "2560x1383", requires = "draw", value_parser = parse_area)]
+    area: (f64, f64),
+}
+
+/// Reads `--area`: `WIDTHxHEIGHT`, each a number of pixels from 100 to the largest world side.
+fn parse_area(text: &str) -> Result<(f64, f64), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{text}` is not WIDTHxHEIGHT"))?;
+    let side = |t: &str| -> Result<f64, String> {
+        let v: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{t}` is not a number of pixels"))?;
+        if !(100.0..=sprouts_draw::MAX_WORLD_SIDE).contains(&v) {
+            return Err(format!(
+                "{v} px is outside 100 to {} px",
+                sprouts_draw::MAX_WORLD_SIDE
+            ));
+        }
+        Ok(v)
+    };
+    Ok((side(w)?, side(h)?))
 }
 
 /// What drawing the moves of a game gave.
@@ -67,17 +95,136 @@ struct DrawTally {
     to_end_without_fresh: u64,
     /// Whether the game being played needed a fresh layout.
     game_used_fresh: bool,
+    /// Moves drawn as another move giving the same game (the move chosen was refused).
+    equivalent: u64,
+    /// Games drawn to the end without a move drawn as an equivalent (nor a fresh layout).
+    to_end_without_equivalent: u64,
+    /// Whether the game being played had a move drawn as an equivalent.
+    game_used_equivalent: bool,
+    /// The move drawn in place of the last move, in words, when it was an equivalent.
+    last_equivalent: Option<String>,
+}
+
+/// Escapes text for SVG.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The picture of `board` (in the position before the move) where `mv` was refused: the
+/// board's picture with labels, the move's spots ringed in red, the spots it must enclose
+/// ringed in orange, and the move and the refusal written at the top.
+pub(crate) fn refusal_svg(
+    board: &sprouts_draw::Board,
+    mv: &Move,
+    title: &str,
+    refusal: &sprouts_draw::Refusal,
+) -> String {
+    let options = sprouts_draw::svg::SvgOptions {
+        labels: true,
+        ..Default::default()
+    };
+    let svg = sprouts_draw::svg::board_svg(board, &options);
+    let pos = board.position();
+    let mut extra = format!("<title>{}</title>\n", escape(title));
+    let (a, b) = mv.spots();
+    let ring = |id, colour: &str, dash: &str| {
+        board.drawing().spot(id).map_or(String::new(), |s| {
+            format!(
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\"{dash}/>\n",
+                s.centre.x,
+                s.centre.y,
+                s.radius + 10.0
+            )
+        })
+    };
+    for s in mv.enclosed_spots(pos) {
+        extra.push_str(&ring(s, "orange", " stroke-dasharray=\"6 4\""));
+    }
+    extra.push_str(&ring(a, "red", ""));
+    if b != a {
+        extra.push_str(&ring(b, "red", ""));
+    }
+    for (k, line) in [title.to_owned(), refusal.to_string(), refusal.detail()]
+        .iter()
+        .enumerate()
+    {
+        extra.push_str(&format!(
+            "<text x=\"10\" y=\"{}\" font-size=\"20\" fill=\"black\">{}</text>\n",
+            28 + 26 * k,
+            escape(line)
+        ));
+    }
+    svg.replacen("</svg>", &format!("{extra}</svg>"), 1)
+}
+
+/// Writes, for the move of `e` that `board` refused, `game-N-refused.svg` ([`refusal_svg`])
+/// and the same as `game-N-refused.png`, `game-N-refused.json` (the saved game in the position before the move) and
+/// `game-N-refused.move` (the move's index among [`Position::moves`] of that position).
+fn write_refusal(
+    dir: &std::path::Path,
+    board: &sprouts_draw::Board,
+    e: &MoveEvent<'_>,
+    refusal: &sprouts_draw::Refusal,
+) -> anyhow::Result<()> {
+    let title = format!(
+        "game {} move {}: {} was not drawn",
+        e.game,
+        e.ply,
+        e.mv.describe(e.before)
+    );
+    let name = format!("game-{}-refused", e.game);
+    let write = |ext: &str, text: &str| {
+        let path = dir.join(format!("{name}.{ext}"));
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    let svg = refusal_svg(board, e.mv, &title, refusal);
+    write("svg", &svg)?;
+    let png = sprouts_draw::svg::svg_to_png(&svg, 1.0).context("cannot make the PNG")?;
+    let path = dir.join(format!("{name}.png"));
+    std::fs::write(&path, png).with_context(|| format!("cannot write {}", path.display()))?;
+    write("json", &board.to_json())?;
+    // The move among the board's own moves (the board's position may be another numbering
+    // of the same game than the players'): the same corners and sides.
+    let pos = board.position();
+    if let Some(k) = pos.moves().position(|m| m == *e.mv) {
+        write("move", &format!("{k}\n"))?;
+    }
+    Ok(())
 }
 
 /// Draws the move of `e` on `board` (whose position is the one the move was chosen in):
-/// `Ok(true)` if it was drawn, `Ok(false)` if it was refused (the reason goes to stderr).
+/// `Ok(true)` if it was drawn, `Ok(false)` if it was refused (the reason goes to stderr, and
+/// with `svg` the picture where it was refused goes there).
 fn draw_event(
     board: &mut sprouts_draw::Board,
     e: &MoveEvent<'_>,
     tally: &mut DrawTally,
     fresh: bool,
+    svg: Option<&std::path::Path>,
 ) -> anyhow::Result<bool> {
-    let mut drawn = board.draw_move(e.mv, &mut |_| {}).map(|_| false);
+    let mut drawn = board.draw_move(e.mv, &mut |_| {}).map(|d| {
+        tally.last_equivalent = None;
+        if let Some(q) = &d.equivalent_of {
+            tally.equivalent += 1;
+            tally.game_used_equivalent = true;
+            tally.last_equivalent = Some(d.words.clone());
+            eprintln!(
+                "game {} move {}: {} (the same game; {} was refused: {})",
+                e.game,
+                e.ply,
+                q.words_with(&d.words),
+                q.words,
+                q.refusal.detail()
+            );
+        }
+        false
+    });
+    if let (Err(r), Some(dir)) = (&drawn, svg) {
+        write_refusal(dir, board, e, r)?;
+    }
     if fresh && let Err(r) = &drawn {
         eprintln!(
             "game {} move {}: {} refused by the router ({}); drawn afresh",
@@ -262,7 +409,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the directory {}", dir.display()))?;
     }
-    let world = sprouts_draw::WorldSize::new(2560.0, 1383.0);
+    let world = sprouts_draw::WorldSize::new(args.area.0, args.area.1);
     for g in 1..=args.games {
         let mut board = if args.draw {
             Some(
@@ -290,13 +437,14 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         }
         let json = args.json;
         let fresh = args.fresh;
+        let svg_dir = args.svg.as_deref();
         let rec = play_game(&start, &mut players, first, convention, g, &mut |e| {
             // Drawn: the game goes on from the position read off the picture.
             let mut next = None;
             if let Some(board) = board.as_mut()
                 && drawing
             {
-                if draw_event(board, e, &mut draw, fresh)? {
+                if draw_event(board, e, &mut draw, fresh, svg_dir)? {
                     next = Some(board.position().clone());
                 } else {
                     drawing = false;
@@ -307,8 +455,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 Outcome::Win => "win",
                 Outcome::Loss => "loss",
             });
+            let drawn_as = draw.last_equivalent.take();
             if json {
-                moves_json.push(json!({
+                let mut m = json!({
                     "game": e.game,
                     "player": e.player + 1,
                     "move": e.mv.describe(e.before),
@@ -318,7 +467,12 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                     "candidates": r.candidates,
                     "verdict": verdict,
                     "seconds": e.seconds,
-                }));
+                });
+                // The move drawn in its place (the same game), when it was not the move itself.
+                if let Some(w) = drawn_as {
+                    m["drawn_as"] = json!(w);
+                }
+                moves_json.push(m);
             } else {
                 let mut line = format!(
                     "{:>3}. p{} {:<28} {}   [depth {}, {} candidates, {:.3} s",
@@ -344,8 +498,12 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             if !draw.game_used_fresh {
                 draw.to_end_without_fresh += 1;
             }
+            if !draw.game_used_fresh && !draw.game_used_equivalent {
+                draw.to_end_without_equivalent += 1;
+            }
         }
         draw.game_used_fresh = false;
+        draw.game_used_equivalent = false;
         if let (Some(board), Some(dir)) = (&board, &args.svg) {
             let svg =
                 sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
@@ -415,6 +573,8 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             line["moves_drawn"] = json!(draw.drawn);
             line["moves_refused"] = json!(draw.refused);
             line["wrong_positions"] = json!(draw.wrong);
+            line["moves_drawn_as_equivalent"] = json!(draw.equivalent);
+            line["games_drawn_without_equivalent"] = json!(draw.to_end_without_equivalent);
             if args.fresh {
                 line["moves_drawn_fresh"] = json!(draw.fresh);
                 line["games_drawn_without_fresh"] = json!(draw.to_end_without_fresh);
@@ -437,8 +597,14 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         if args.draw {
             writeln!(
                 out,
-                "# drawn: {} of {} games to the end, {} moves drawn, {} refused, {} wrong positions",
-                draw.to_end, args.games, draw.drawn, draw.refused, draw.wrong
+                "# drawn: {} of {} games to the end ({} without an equivalent move), {} moves drawn ({} as an equivalent), {} refused, {} wrong positions",
+                draw.to_end,
+                args.games,
+                draw.to_end_without_equivalent,
+                draw.drawn,
+                draw.equivalent,
+                draw.refused,
+                draw.wrong
             )?;
             if args.fresh {
                 writeln!(

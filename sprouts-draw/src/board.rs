@@ -531,18 +531,43 @@ impl Board {
     }
 
     /// Draws the computer's move `mv` (a move of [`Board::position`]) as intended (spec 5.9):
-    /// its interchangeable boundaries chosen by the nearest-cluster rule, a marked route, and
-    /// if the marks cannot be applied the shortest way, kept only if it is the same move.
+    /// [`Board::draw_move_strict`], and if that refuses it, another move of the position whose
+    /// child is the same game (an exact test: equal game keys or equal exact canonical forms),
+    /// nearest and with the most room first, at most six; the [`crate::DrawnMove`] then names
+    /// the move asked ([`crate::DrawnMove::equivalent_of`]).
     ///
     /// # Errors
-    /// A [`crate::Refusal`] saying why (for the ladder of spec 4.1 to act on); the board is
-    /// then exactly as it was.
+    /// A [`crate::Refusal`] saying why (for the ladder of spec 4.1 to act on;
+    /// [`crate::Refusal::Equivalents`] when moves giving the same game were tried too); the
+    /// board is then exactly as it was.
     pub fn draw_move(
         &mut self,
         mv: &Move,
         observer: &mut dyn FnMut(&[sprouts_geom::Point]),
     ) -> Result<crate::DrawnMove, crate::Refusal> {
         crate::route::draw_move(self, mv, observer)
+    }
+
+    /// Draws the computer's move `mv` itself, never another move giving the same game: its
+    /// interchangeable boundaries chosen by the nearest-cluster rule (or, when that choice
+    /// cannot be drawn with the boundaries on their sides, another choice), a marked route,
+    /// and if the marks cannot be applied the shortest way, kept only if it is the same game.
+    ///
+    /// # Errors
+    /// A [`crate::Refusal`] saying why; the board is then exactly as it was.
+    pub fn draw_move_strict(
+        &mut self,
+        mv: &Move,
+        observer: &mut dyn FnMut(&[sprouts_geom::Point]),
+    ) -> Result<crate::DrawnMove, crate::Refusal> {
+        crate::route::draw_move_strict(self, mv, observer)
+    }
+
+    /// The other moves of the position whose child is the same game as `mv`'s, in the order
+    /// [`Board::draw_move`] tries them (nearest and with the most room first); one per family
+    /// and count of interchangeable boundaries.
+    pub fn equivalent_moves(&self, mv: &Move) -> Vec<Move> {
+        crate::route::equivalents_to_try(self, mv)
     }
 
     /// Replaces the words of the moves (a saved game keeps the words it was written with).

@@ -80,5 +80,7 @@ pub use drawing::{
     Settings, WorldSize,
 };
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
-pub use route::{BandSettings, DrawRequest, DrawnMove, Reachable, Refusal, RouteMethod, Side};
+pub use route::{
+    BandSettings, DrawRequest, DrawnMove, Equivalent, Reachable, Refusal, RouteMethod, Side,
+};
 pub use saved::{LoadError, MAX_WORLD_SIDE, SAVED_GAME_VERSION, SavedGame};

@@ -1,5 +1,6 @@
-//! Random games drawn to the end: every move is drawn by `Board::draw_move`, and every drawn
-//! move must read back to the intended position.
+//! Random games drawn to the end: every move is drawn by `Board::draw_move` (or, with
+//! `ROUTE_STRICT` set, `Board::draw_move_strict`: the move asked only, never another move
+//! giving the same game), and every drawn move must read back to the intended game.
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -12,6 +13,10 @@ struct Games {
     drawn: usize,
     refused: usize,
     wrong: usize,
+    /// Moves drawn as another move giving the same game (the move asked was refused).
+    equivalent: usize,
+    /// Games drawn to the end only thanks to an equivalent (at least one move drawn as one).
+    to_end_thanks: usize,
     reasons: Vec<String>,
     /// Refusals by variant.
     kinds: std::collections::BTreeMap<String, usize>,
@@ -79,6 +84,7 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
         out.games += 1;
         let mut board = Board::new(n, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
         let mut complete = true;
+        let mut thanks = false;
         loop {
             let pos = board.position().clone();
             let moves: Vec<_> = pos.moves().collect();
@@ -89,14 +95,36 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
             let intended = pos.play(mv).unwrap();
             let before = board.to_json();
             let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
-            let res = board.draw_move(mv, &mut |r| {
+            let mut observer = |r: &[sprouts_geom::Point]| {
                 if seen.len() < 64 {
                     seen.push(r.to_vec());
                 }
-            });
+            };
+            let res = if strict() {
+                board.draw_move_strict(mv, &mut observer)
+            } else {
+                board.draw_move(mv, &mut observer)
+            };
             match res {
                 Ok(d) => {
                     out.drawn += 1;
+                    if let Some(e) = &d.equivalent_of {
+                        out.equivalent += 1;
+                        thanks = true;
+                        eprintln!(
+                            "  {n} spots game {}: {} ({})",
+                            out.games,
+                            e.words_with(&d.words),
+                            e.refusal.detail()
+                        );
+                        if let Ok(dir) = std::env::var("ROUTE_PNG") {
+                            let name = format!("n{n}-g{}-equivalent", out.games);
+                            let k = moves.iter().position(|m| m == mv).unwrap();
+                            std::fs::create_dir_all(&dir).unwrap();
+                            std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
+                            std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
+                        }
+                    }
                     *out.methods.entry(format!("{:?}", d.method)).or_default() += 1;
                     let got = board.position();
                     if got.game_key() != intended.game_key()
@@ -108,7 +136,8 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                 Err(e) => {
                     assert_eq!(board.to_json(), before, "a refusal changed the board");
                     out.refused += 1;
-                    let dbg = format!("{e:?}");
+                    // The kind of the move asked's refusal (not the equivalents').
+                    let dbg = format!("{:?}", e.of_the_move_asked());
                     let kind = dbg.split([' ', '(', '{']).next().unwrap_or("").to_owned();
                     *out.kinds.entry(kind.clone()).or_default() += 1;
                     let line = format!("{}: {}", mv.describe(&pos), e.detail());
@@ -127,9 +156,17 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
         }
         if complete {
             out.to_end += 1;
+            if thanks {
+                out.to_end_thanks += 1;
+            }
         }
     }
     out
+}
+
+/// Whether `ROUTE_STRICT` asks for the move asked only.
+fn strict() -> bool {
+    std::env::var("ROUTE_STRICT").is_ok()
 }
 
 #[test]
@@ -162,7 +199,15 @@ fn replay() {
     let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
     let res = board.draw_move(mv, &mut |r| seen.push(r.to_vec()));
     let line = match &res {
-        Ok(d) => format!("{}: drawn by {:?}", mv.describe(&pos), d.method),
+        Ok(d) => match &d.equivalent_of {
+            None => format!("{}: drawn by {:?}", mv.describe(&pos), d.method),
+            Some(e) => format!(
+                "{} by {:?} ({})",
+                e.words_with(&d.words),
+                d.method,
+                e.refusal.detail()
+            ),
+        },
         Err(e) => format!("{}: {}", mv.describe(&pos), e.detail()),
     };
     eprintln!("{line}");
@@ -193,8 +238,16 @@ fn classify_refusals() {
     for n in lo..=hi {
         let g = play(n, games, 2000 + u64::from(n));
         eprintln!(
-            "{n} spots: {} games, {} to the end, {} drawn, {} refused, {} wrong; {:?} {:?}",
-            g.games, g.to_end, g.drawn, g.refused, g.wrong, g.kinds, g.methods
+            "{n} spots: {} games, {} to the end ({} only thanks to an equivalent), {} drawn ({} as an equivalent), {} refused, {} wrong; {:?} {:?}",
+            g.games,
+            g.to_end,
+            g.to_end_thanks,
+            g.drawn,
+            g.equivalent,
+            g.refused,
+            g.wrong,
+            g.kinds,
+            g.methods
         );
         for r in &g.reasons {
             eprintln!("  {r}");
@@ -223,29 +276,41 @@ fn two_hundred_random_games() {
         })
         .unwrap_or((3u32, 8u32));
     let mut total = Games::default();
-    eprintln!("| spots | games | drawn to the end | moves drawn | refused | wrong |");
-    eprintln!("|---|---|---|---|---|---|");
+    eprintln!(
+        "| spots | games | drawn to the end | of them only thanks to an equivalent | moves drawn | as an equivalent | refused | wrong |"
+    );
+    eprintln!("|---|---|---|---|---|---|---|---|");
     for n in lo..=hi {
         let g = play(n, games, 2000 + u64::from(n));
         eprintln!(
-            "| {n} | {} | {} ({:.1}%) | {} | {} | {} |",
+            "| {n} | {} | {} ({:.1}%) | {} | {} | {} | {} | {} |",
             g.games,
             g.to_end,
             100.0 * g.to_end as f64 / g.games as f64,
+            g.to_end_thanks,
             g.drawn,
+            g.equivalent,
             g.refused,
             g.wrong
         );
         total.games += g.games;
         total.to_end += g.to_end;
+        total.to_end_thanks += g.to_end_thanks;
+        total.equivalent += g.equivalent;
         total.drawn += g.drawn;
         total.refused += g.refused;
         total.wrong += g.wrong;
         assert_eq!(g.wrong, 0);
     }
     eprintln!(
-        "total: {} games, {} to the end, {} drawn, {} refused, {} wrong",
-        total.games, total.to_end, total.drawn, total.refused, total.wrong
+        "total: {} games, {} to the end ({} only thanks to an equivalent), {} drawn ({} as an equivalent), {} refused, {} wrong",
+        total.games,
+        total.to_end,
+        total.to_end_thanks,
+        total.drawn,
+        total.equivalent,
+        total.refused,
+        total.wrong
     );
     assert_eq!(total.wrong, 0);
 }

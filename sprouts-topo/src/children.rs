@@ -75,6 +75,7 @@ impl Position {
                 pieces,
                 land_children,
                 moves,
+                symmetry,
                 ..
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
@@ -142,9 +143,9 @@ impl Position {
                         land_children.bound();
                         let es = land_children.entries.len() as u32;
                         let text_start = land_children.text.len();
-                        // One move per orbit of interchangeable boundaries: every distinct
-                        // child is still reached (see `representative_moves`).
-                        land.representative_moves_into(moves);
+                        // One family of moves per orbit under the land's automorphisms:
+                        // every distinct child is still reached (see `canon::symmetry`).
+                        symmetry.orbit_moves_into(land, moves);
                         for mv in moves.iter() {
                             land.play_generated_into(mv, child);
                             let exact =
@@ -317,6 +318,35 @@ impl Position {
     pub fn representative_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
         self.representative_moves_into(&mut out);
+        out
+    }
+
+    /// One family of moves (a pair of corners, with its distinct enclosures) per orbit of
+    /// families under the position's automorphisms: renamings of its spots, with or without
+    /// every boundary reversed, that give the same position (see `canon::symmetry`). Each
+    /// automorphism carries a move to a move with the same child up to names and mirror image,
+    /// so every distinct child is still reached; the interchangeable boundaries of
+    /// [`Position::representative_moves`] are one kind of automorphism, so these are never more
+    /// moves than those, and usually fewer (exchanged branches of the tree of regions, rotated
+    /// boundaries, mirror images). Meant for lands (as [`Position::for_each_child_lands`] plays
+    /// them): in a position of several lands, automorphisms exchanging whole lands are not
+    /// looked for, and in a position with stumps (spots met three times) these are the
+    /// representative moves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use sprouts_topo::Position;
+    /// // A and B exchanged, and the two regions: one family, the join of A and B.
+    /// let p = Position::parse_glop("AB|AB").unwrap();
+    /// assert_eq!(p.representative_moves().len(), 2);
+    /// assert_eq!(p.symmetric_moves().len(), 1);
+    /// ```
+    pub fn symmetric_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        crate::canon::with_canonicalizer(|c| {
+            c.child_bufs.symmetry.orbit_moves_into(self, &mut out);
+        });
         out
     }
 

@@ -678,7 +678,7 @@ thread_local! {
 /// The distinct children of `pos` as canonical forms, sorted: the same as
 /// [`Position::for_each_child_lands`] on one land, but the canonical form of every land met is
 /// remembered across calls (by the land's exact shape, up to a memory bound), and only one
-/// move per orbit of interchangeable boundaries is played ([`Position::representative_moves`]).
+/// move per orbit of the land's automorphisms is played ([`Position::symmetric_moves`]).
 ///
 /// `stop` is asked about every child as it is found (in the order of the moves); when it
 /// answers `true`, the list is given up: `Err` with the children found so far, the last one the
@@ -724,7 +724,7 @@ pub(crate) fn children_of(
         // region): with `stop` ending the list at a child already proved lost, this order plays
         // about 3% fewer moves on 12..14 spots than the generator's (the other way round, 2%
         // more). The list itself does not depend on the order.
-        let mut in_order = pos.representative_moves();
+        let mut in_order = pos.symmetric_moves();
         in_order.sort_by_key(|mv| mv.is_one_boundary());
         let mut played = 0u64;
         for (i, mv) in in_order.iter().enumerate().skip(start) {

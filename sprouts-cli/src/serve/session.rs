@@ -363,9 +363,12 @@ pub(crate) fn equivalent_moves(
 }
 
 /// Draws the computer's move `mv` by the ladder of spec 4.1 / 5.9, logging every step:
-/// 1. the move as chosen ([`Board::draw_move`]);
-/// 2. the other moves that give the same game ([`equivalent_moves`]), each drawn the same way;
-///    the game goes on as the player chose, its picture differs;
+/// 1. the move as chosen ([`Board::draw_move`], which itself tries the few nearest moves that
+///    give the same game when the move chosen is refused; [`Board::draw_move_strict`] once
+///    the stop flag is set);
+/// 2. the other moves that give the same game ([`equivalent_moves`]), those step 1 did not
+///    try, each drawn by [`Board::draw_move_strict`]; the game goes on as the player chose, its
+///    picture differs;
 /// 3. the chosen move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of
 ///    spec 4.6), which needs no router.
 ///
@@ -385,12 +388,41 @@ fn draw_ladder(
             d.clearance, d.method
         )
     };
-    let first = match board.draw_move(mv, observer) {
+    // Space (the stop flag) skips every search for equivalent moves, step 1's too.
+    let drawn = if stop.load(Ordering::Relaxed) {
+        board.draw_move_strict(mv, observer)
+    } else {
+        board.draw_move(mv, observer)
+    };
+    let first = match drawn {
         Ok(drawn) => {
+            if let Some(e) = &drawn.equivalent_of {
+                log.push(format!(
+                    "ladder step 1, the move as chosen: refused ({})",
+                    e.refusal.detail()
+                ));
+                for (w, r) in &e.refused {
+                    log.push(format!(
+                        "ladder step 1, equivalent move {w}: refused ({})",
+                        r.detail()
+                    ));
+                }
+                log.push(format!(
+                    "ladder step 1: {} (the same game)",
+                    e.words_with(&drawn.words)
+                ));
+            }
             log.push(drawn_line(&drawn));
             return Ok(());
         }
         Err(refusal) => refusal,
+    };
+    // The moves step 1 tried already, in words.
+    let tried: Vec<String> = match &first {
+        sprouts_draw::Refusal::Equivalents { tried, .. } => {
+            tried.iter().map(|(w, _)| w.clone()).collect()
+        }
+        _ => Vec::new(),
     };
     log.push(format!(
         "ladder step 1, the move as chosen: refused ({})",
@@ -400,7 +432,10 @@ fn draw_ladder(
     if stop.load(Ordering::Relaxed) {
         log.push("ladder step 2 skipped: stop asked (Space)".into());
     }
-    let others = equivalent_moves(&pos, mv, stop);
+    let others: Vec<_> = equivalent_moves(&pos, mv, stop)
+        .into_iter()
+        .filter(|m| !tried.contains(&m.describe(&pos)))
+        .collect();
     log.push(format!(
         "ladder step 2: {} other moves give the same game (found in {:.2} s); trying up to {EQUIVALENT_TRIED}",
         others.len(),
@@ -418,7 +453,7 @@ fn draw_ladder(
             ));
             break;
         }
-        match board.draw_move(other, observer) {
+        match board.draw_move_strict(other, observer) {
             Ok(drawn) => {
                 log.push(format!(
                     "ladder step 2, equivalent move {} of {}: {} drawn instead; {}",

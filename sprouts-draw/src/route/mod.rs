@@ -13,6 +13,7 @@
 
 mod band;
 mod barrier;
+mod equivalent;
 mod fit;
 mod marked;
 mod planner;
@@ -29,6 +30,8 @@ use marked::Enclosure;
 use planner::{Cell, FreeGrid, Obstacle, Ray, Scene, Terminal};
 
 pub use band::BandSettings;
+pub use equivalent::Equivalent;
+pub(crate) use equivalent::equivalents_to_try;
 
 /// Which side of a spot a curve uses.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -102,6 +105,9 @@ pub struct DrawnMove {
     pub clearance: f64,
     /// How the route was found.
     pub method: RouteMethod,
+    /// When the move drawn is not the move asked but another move of the position giving the
+    /// same game (spec 5.9): the move asked and why it was refused ([`Board::draw_move`]).
+    pub equivalent_of: Option<Box<Equivalent>>,
 }
 
 /// The spots a curve can reach from a spot's side (for lighting them up).
@@ -179,6 +185,16 @@ pub enum Refusal {
     Picture(String),
     /// The board's check found another position than the intended one.
     Mismatch(String),
+    /// A computer's move was refused, and so was every other move giving the same game that
+    /// was tried in its place ([`Board::draw_move`]).
+    Equivalents {
+        /// The move asked, in words.
+        words: String,
+        /// Why the move asked was refused.
+        asked: Box<Refusal>,
+        /// The moves giving the same game that were tried, in words, each with its refusal.
+        tried: Vec<(String, Refusal)>,
+    },
 }
 
 fn list<T: fmt::Display>(xs: &[T]) -> String {
@@ -247,6 +263,11 @@ impl fmt::Display for Refusal {
                     "the curve would show another position than the move makes"
                 )
             }
+            Refusal::Equivalents {
+                words,
+                asked,
+                tried,
+            } => equivalent::status_line(f, words, asked, tried),
         }
     }
 }
@@ -289,6 +310,11 @@ impl Refusal {
             Refusal::Fit(w) => format!("fit failed: {w}"),
             Refusal::Picture(w) => format!("picture refused: {w}"),
             Refusal::Mismatch(w) => format!("authority check: {w}"),
+            Refusal::Equivalents {
+                words,
+                asked,
+                tried,
+            } => equivalent::detail(words, asked, tried),
             other => other.to_string(),
         }
     }
@@ -1909,6 +1935,7 @@ fn commit(
         route: p.route,
         clearance: p.clearance,
         method: p.method,
+        equivalent_of: None,
     })
 }
 
@@ -2210,8 +2237,24 @@ fn other_interchangeable(
     None
 }
 
-/// [`Board::draw_move`].
+/// [`Board::draw_move`]: the move asked ([`draw_move_strict`]), and when it is refused, a
+/// move giving the same game ([`equivalent::draw_equivalent`]).
 pub(crate) fn draw_move(
+    board: &mut Board,
+    mv: &Move,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<DrawnMove, Refusal> {
+    match draw_move_strict(board, mv, observer) {
+        Err(e) if equivalent::worth_another_move(&e) => {
+            equivalent::draw_equivalent(board, mv, e, observer)
+        }
+        other => other,
+    }
+}
+
+/// [`Board::draw_move_strict`]: the move asked, its interchangeable boundaries chosen by the
+/// nearest-cluster rule (or another choice of them), never another move.
+pub(crate) fn draw_move_strict(
     board: &mut Board,
     mv: &Move,
     observer: &mut dyn FnMut(&[Point]),
@@ -2219,9 +2262,30 @@ pub(crate) fn draw_move(
     let _span = tracing::debug_span!("draw_move").entered();
     let pos = board.position().clone();
     let intended = pos.play(mv).map_err(|e| Refusal::Illegal(e.to_string()))?;
+    let same_game = |m: &Move| {
+        pos.play(m).is_ok_and(|p| {
+            p.game_key() == intended.game_key()
+                || p.canonical_unreduced() == intended.canonical_unreduced()
+        })
+    };
+    let prepared = prepare_move(board, &pos, mv, &same_game, observer)?;
+    commit(board, prepared, observer)
+}
+
+/// A computer's move `mv` of `pos` (the board's position) made into a certified spline, not
+/// yet played: the nearest-cluster rule's choice of its interchangeable boundaries, other
+/// choices when that one cannot be drawn with the boundaries on their sides, and last the
+/// shortest way; whatever is prepared is a move `same_game` accepts.
+fn prepare_move(
+    board: &Board,
+    pos: &Position,
+    mv: &Move,
+    same_game: &dyn Fn(&Move) -> bool,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Result<Prepared, Refusal> {
     let scene = Scene::new(board.drawing(), board.settings());
     let want = if mv.is_one_boundary() {
-        Want::SideA(cluster_side_a(&pos, &scene, mv))
+        Want::SideA(cluster_side_a(pos, &scene, mv))
     } else {
         Want::Any
     };
@@ -2231,15 +2295,9 @@ pub(crate) fn draw_move(
         want: want.clone(),
         stroke: None,
     };
-    let same_game = |m: &Move| {
-        pos.play(m).is_ok_and(|p| {
-            p.game_key() == intended.game_key()
-                || p.canonical_unreduced() == intended.canonical_unreduced()
-        })
-    };
     let mut first = prepare(board, &plan, observer);
     if let (Err(Refusal::WrongEnclosure { .. }), Want::SideA(chosen)) = (&first, &want) {
-        first = other_interchangeable(board, &plan, &pos, &scene, mv, chosen, &same_game, observer)
+        first = other_interchangeable(board, &plan, pos, &scene, mv, chosen, same_game, observer)
             .ok_or(first.err().expect("a refusal"));
     }
     let prepared = match first {
@@ -2256,18 +2314,18 @@ pub(crate) fn draw_move(
             };
             match prepare(board, &plain, observer) {
                 Ok(p) if same_game(&p.mv) => p,
-                _ => return Err(naming_the_move_asked(e, mv.describe(&pos), &want, &pos, mv)),
+                _ => return Err(naming_the_move_asked(e, mv.describe(pos), &want, pos, mv)),
             }
         }
     };
     if !same_game(&prepared.mv) {
         return Err(Refusal::Mismatch(format!(
             "the drawn move {} is not the intended {}",
-            prepared.mv.describe(&pos),
-            mv.describe(&pos)
+            prepared.mv.describe(pos),
+            mv.describe(pos)
         )));
     }
-    commit(board, prepared, observer)
+    Ok(prepared)
 }
 
 /// [`Board::reachable`]: for each corner of `from` (the side asked first), the spots reached

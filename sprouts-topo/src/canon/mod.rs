@@ -30,6 +30,7 @@
 mod direct;
 mod render;
 mod shape;
+pub(crate) mod symmetry;
 mod tree;
 
 use std::cell::RefCell;
@@ -203,6 +204,8 @@ pub(crate) struct ChildBufs {
     pub(crate) split: LandSplit,
     /// The moves of the land being enumerated.
     pub(crate) moves: Vec<crate::moves::Move>,
+    /// The automorphisms of the land being enumerated (one move per orbit is played).
+    pub(crate) symmetry: symmetry::Symmetry,
 }
 
 /// The children's forms of lands already enumerated by [`Position::for_each_child_lands`], keyed
