@@ -267,3 +267,34 @@ fn a_loop_strand_is_not_pulled_against_its_other_strand() {
     let saved = include_str!("data/loop_strand_pulled_against_the_other.json");
     draws(saved, 2, "3 -> 3 enclosing 7-9");
 }
+
+/// Game 17 of the 8-spot classify run (`route_games`, per-game seeds), every move drawn from
+/// the start: its first move, a loop round four seeds, now keeps about 85 px from them instead
+/// of 55, and the bundle of curves drawn later round the same seeds has the room it needs. With
+/// the band's length weighted as much as its barrier (`λ` 1, not 3), the game's 13th move
+/// (`17 -> 19 enclosing nothing`) had no way: widest 2.9 px against 6. (From the move after the
+/// first on, the board as this version draws it is drawn to the end by both.)
+#[test]
+fn a_first_loop_that_keeps_its_distance_leaves_room_for_the_bundle_after_it() {
+    use sprouts_draw::{Settings, WorldSize};
+    let moves = [
+        403, 141, 40, 85, 57, 21, 0, 8, 8, 17, 10, 3, 4, 3, 1, 0, 3, 1,
+    ];
+    let mut board = Board::new(8, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
+    for (n, &k) in moves.iter().enumerate() {
+        let pos = board.position().clone();
+        let mv = pos.moves().nth(k).expect("the move");
+        let intended = pos.play(&mv).expect("a legal move");
+        let words = mv.describe(&pos);
+        board
+            .draw_move(&mv, &mut |_| {})
+            .unwrap_or_else(|e| panic!("move {n}, {words}: {}", e.detail()));
+        let got = board.position();
+        assert!(
+            got.game_key() == intended.game_key()
+                || got.canonical_unreduced() == intended.canonical_unreduced(),
+            "move {n}, {words} drew another move"
+        );
+    }
+    assert_eq!(board.position().moves().count(), 0, "the game is over");
+}
