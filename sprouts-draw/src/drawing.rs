@@ -93,7 +93,9 @@ pub struct Settings {
     pub min_clearance: f64,
     /// The comfort distance `D` at which a curve stops feeling its neighbours much (pixels).
     pub comfort_distance: f64,
-    /// Room against length, `lambda` of the elastic band's energy (spec 3.4).
+    /// Room against length, the setting of spec 3.4 (default 1). The elastic band's `lambda`
+    /// is three times this: at the spec's weight a converged band's bends are pulled in
+    /// towards what they go round, and curves drawn later round the same place are squeezed.
     pub room_vs_length: f64,
     /// The radius new spots are drawn with (pixels).
     pub spot_radius: f64,
@@ -114,7 +116,7 @@ impl Settings {
 }
 
 impl Default for Settings {
-    /// `d0 = 6`, `D = 40`, `lambda = 1` (spec 3, 3.4) and spots of radius 5 pixels.
+    /// `d0 = 6`, `D = 40`, room against length 1 (spec 3, 3.4) and spots of radius 5 pixels.
     fn default() -> Settings {
         Settings {
             min_clearance: 6.0,
