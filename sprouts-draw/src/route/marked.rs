@@ -14,7 +14,7 @@ use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 
 use super::Wall;
 use super::fit::new_spot_cut;
-use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal};
+use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal, add_to_basis, in_span};
 use crate::analyse::{Analysis, BoundaryPicture};
 use crate::board::{Analysed, Board};
 
@@ -487,13 +487,7 @@ pub(crate) fn widest_sorted(
             .then_some(k)
         })
     };
-    let mut levels: Vec<f32> = (0..n)
-        .filter(|&c| grid.allowed[c])
-        .map(|c| grid.clear[c])
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .collect();
-    levels.sort_by(f32::total_cmp);
-    levels.dedup();
+    let levels = clearance_levels(grid);
     // The largest level that is feasible: `lo` feasible, `hi` not (bisection on the index).
     if levels.is_empty() || feasible(levels[0]).is_none() {
         return None;
@@ -517,28 +511,17 @@ pub(crate) fn widest_sorted(
     Some((f64::from(t), at as Cell))
 }
 
-/// Adds a vector to a basis of bit vectors over GF(2) (one vector per leading bit).
-fn add_to_basis(span: &mut [u8; 8], mut v: u8) {
-    while v != 0 {
-        let top = 7 - v.leading_zeros() as usize;
-        if span[top] == 0 {
-            span[top] = v;
-            return;
-        }
-        v ^= span[top];
-    }
-}
-
-/// Whether a basis spans a bit vector.
-fn in_span(span: &[u8; 8], mut v: u8) -> bool {
-    while v != 0 {
-        let top = 7 - v.leading_zeros() as usize;
-        if span[top] == 0 {
-            return false;
-        }
-        v ^= span[top];
-    }
-    true
+/// The distinct positive clearances of the grid's allowed cells, ascending: the levels a
+/// widest way is bisected over.
+fn clearance_levels(grid: &FreeGrid) -> Vec<f32> {
+    let mut levels: Vec<f32> = (0..grid.open.len())
+        .filter(|&c| grid.allowed[c])
+        .map(|c| grid.clear[c])
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    levels.sort_by(f32::total_cmp);
+    levels.dedup();
+    levels
 }
 
 /// The picture's own check (spec 2.3, [`crate::analyse()`]) of the picture with the move's
@@ -655,13 +638,7 @@ mod tests {
                 )
                 .is_some()
             };
-            let mut levels: Vec<f32> = (0..grid.open.len())
-                .filter(|&c| grid.allowed[c])
-                .map(|c| grid.clear[c])
-                .filter(|v| v.is_finite() && *v > 0.0)
-                .collect();
-            levels.sort_by(f32::total_cmp);
-            levels.dedup();
+            let levels = clearance_levels(&grid);
             let slow = if found(levels[0]) {
                 let (mut lo, mut hi) = (0, levels.len());
                 while hi - lo > 1 {

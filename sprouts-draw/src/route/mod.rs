@@ -207,6 +207,16 @@ pub enum Refusal {
     },
 }
 
+/// Where a way is narrowest, for the status line: " (at spots .. and curves ..)", or nothing.
+fn write_where(f: &mut fmt::Formatter<'_>, spots: &[SpotId], curves: &[CurveId]) -> fmt::Result {
+    match (spots.is_empty(), curves.is_empty()) {
+        (false, false) => write!(f, " (at spots {} and curves {})", list(spots), list(curves)),
+        (false, true) => write!(f, " (at spots {})", list(spots)),
+        (true, false) => write!(f, " (at curves {})", list(curves)),
+        (true, true) => Ok(()),
+    }
+}
+
 fn list<T: fmt::Display>(xs: &[T]) -> String {
     xs.iter()
         .map(|x| x.to_string())
@@ -232,16 +242,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NoPath { spots, curves, .. } => {
                 write!(f, "the widest way is too narrow here")?;
-                if !spots.is_empty() {
-                    write!(f, " (at spots {}", list(spots))?;
-                    if !curves.is_empty() {
-                        write!(f, " and curves {}", list(curves))?;
-                    }
-                    write!(f, ")")?;
-                } else if !curves.is_empty() {
-                    write!(f, " (at curves {})", list(curves))?;
-                }
-                Ok(())
+                write_where(f, spots, curves)
             }
             Refusal::WrongEnclosure {
                 words,
@@ -254,15 +255,7 @@ impl fmt::Display for Refusal {
                 write!(f, "no way found that encloses what {words} must")?;
                 if widest.is_some_and(|w| w < *needed) {
                     write!(f, ": the widest way that does is too narrow")?;
-                    if !spots.is_empty() {
-                        write!(f, " (at spots {}", list(spots))?;
-                        if !curves.is_empty() {
-                            write!(f, " and curves {}", list(curves))?;
-                        }
-                        write!(f, ")")?;
-                    } else if !curves.is_empty() {
-                        write!(f, " (at curves {})", list(curves))?;
-                    }
+                    write_where(f, spots, curves)?;
                 }
                 Ok(())
             }

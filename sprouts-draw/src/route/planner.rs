@@ -1187,7 +1187,7 @@ impl DistanceKey {
 }
 
 /// Adds a vector to a basis of bit vectors over GF(2) (one vector per leading bit).
-fn add_to_basis(span: &mut [u8; 8], mut v: u8) {
+pub(super) fn add_to_basis(span: &mut [u8; 8], mut v: u8) {
     while v != 0 {
         let top = 7 - v.leading_zeros() as usize;
         if span[top] == 0 {
@@ -1199,7 +1199,7 @@ fn add_to_basis(span: &mut [u8; 8], mut v: u8) {
 }
 
 /// Whether a basis spans a bit vector.
-fn in_span(span: &[u8; 8], mut v: u8) -> bool {
+pub(super) fn in_span(span: &[u8; 8], mut v: u8) -> bool {
     while v != 0 {
         let top = 7 - v.leading_zeros() as usize;
         if span[top] == 0 {
