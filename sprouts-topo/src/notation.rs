@@ -331,7 +331,7 @@ impl Parser<'_> {
 /// Reads a position written in GLOP notation (GLOP 2 separators, or GLOP 1.0 terminators).
 ///
 /// Spots are numbered `1, 2, ...` in order of first appearance, after regions are grouped by
-/// independent land (as [`write`] groups them), so that writing the result gives back a text that
+/// independent land (as [`write()`] groups them), so that writing the result gives back a text that
 /// reads as the same position.
 ///
 /// # Errors
@@ -795,7 +795,7 @@ impl Position {
         parse(text)
     }
 
-    /// Writes the position in GLOP notation; see [`notation::write`](write).
+    /// Writes the position in GLOP notation; see [`notation::write`](write()).
     pub fn to_glop(&self) -> String {
         write(self)
     }

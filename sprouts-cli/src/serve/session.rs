@@ -329,7 +329,7 @@ const LADDER_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The other moves of `pos` that give the same game as `mv` (spec 5.9: a move the router
 /// refuses may be drawable as an equivalent move, drawn differently): the same game key, or the
-/// same exact canonical form. In the order of [`Position::distinct_moves`], `mv` itself left
+/// same exact canonical form. In the order of [`sprouts_topo::Position::distinct_moves`], `mv` itself left
 /// out; at most [`EQUIVALENT_EXAMINED`] moves are examined, and none once `stop` is set.
 pub(crate) fn equivalent_moves(
     pos: &sprouts_topo::Position,
