@@ -1040,7 +1040,12 @@ fn prepare_at(
     // Relax. The route as found is the fallback: a band that pulls a small loop tight or a
     // curve into a corner can leave it without room for the new spot or the certificate.
     let band = BandSettings::from_settings(settings);
-    let relaxed = band::relax(&route, &scene, &[a, b], &band, observer);
+    let pressure = if one_boundary {
+        band::Pressure::new(&grid, &route, &scene, [a, b], band.pressure)
+    } else {
+        None
+    };
+    let relaxed = band::relax(&route, &scene, &[a, b], &band, pressure.as_ref(), observer);
     let mut tries = Vec::with_capacity(2);
     if judge(&relaxed) && is_simple(&relaxed) {
         tries.push(relaxed);
