@@ -298,3 +298,34 @@ fn a_first_loop_that_keeps_its_distance_leaves_room_for_the_bundle_after_it() {
     }
     assert_eq!(board.position().moves().count(), 0, "the game is over");
 }
+
+/// Game 2 of the 8-spot `classify` run (`ROUTE_GAME_SEEDS=1`), drawn from the start, the move
+/// asked only: with the regions' pressure it is drawn to the end. Without it (the band's `μ`
+/// 0) the curves round seed 5 were drawn each round the last, since their ends were on the
+/// earlier ones, and squeezed between them and the seed; spot 17, on one of them, was left
+/// between two strands about `d0` apart, and the 13th move (`17 -> 18`) had no way: widest
+/// 2.9 px against 6.
+#[test]
+fn the_regions_pressure_leaves_room_inside_a_loop_for_the_curves_drawn_there_later() {
+    use sprouts_draw::{Settings, WorldSize};
+    let moves = [
+        878, 126, 14, 3, 56, 21, 5, 21, 10, 11, 7, 15, 1, 1, 0, 1, 2, 0, 1,
+    ];
+    let mut board = Board::new(8, WorldSize::new(2560.0, 1383.0), Settings::default()).unwrap();
+    for (n, &k) in moves.iter().enumerate() {
+        let pos = board.position().clone();
+        let mv = pos.moves().nth(k).expect("the move");
+        let intended = pos.play(&mv).expect("a legal move");
+        let words = mv.describe(&pos);
+        board
+            .draw_move_strict(&mv, &mut |_| {})
+            .unwrap_or_else(|e| panic!("move {n}, {words}: {}", e.detail()));
+        let got = board.position();
+        assert!(
+            got.game_key() == intended.game_key()
+                || got.canonical_unreduced() == intended.canonical_unreduced(),
+            "move {n}, {words} drew another move"
+        );
+    }
+    assert_eq!(board.position().moves().count(), 0, "the game is over");
+}

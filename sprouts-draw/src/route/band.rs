@@ -16,6 +16,12 @@
 //! the room where the room is small (so that a chord between two vertices cannot cut in
 //! towards an obstacle it bends round), coarser in the open.
 //!
+//! A one-boundary move's band also feels the pressure of the two regions it makes
+//! ([`Pressure`]): the area term `-μ Σ lives log(area)` of spec 4.5's whole-picture energy,
+//! applied to the one curve being drawn, so that each side keeps room in proportion to the
+//! lives on it. Its gradient at a vertex is the pressure difference times the area the vertex
+//! sweeps along its normal, which the Newton step takes as it takes the barrier's.
+//!
 //! Felt only up to `D` (the band's own far parts) or `2 D` (everything else), as before, the
 //! energy was flat beyond: a converged band sat at that distance from what it bent round
 //! however much room there was (a long empty loop's two strands `D` apart), instead of in the
@@ -88,7 +94,8 @@ impl BandSettings {
 /// The pressure of the two regions a one-boundary move makes: the term
 /// `-μ (L₁ log A₁ + L₂ log A₂)` added to the band's energy, where `A` is the free area on each
 /// side of the band and `L` the lives there (one more than the lives of the spots that face
-/// only that side: the new spot faces both). It is the area term of spec 4.5's whole-picture
+/// only that side: the new spot faces both; counting also what the move leaves its end spots
+/// on both sides drew fewer games to the end, 86 of 100 against 90). It is the area term of spec 4.5's whole-picture
 /// energy applied to the one curve being drawn: a region keeps room in proportion to the moves
 /// still to be played in it, so that a curve round a seed is not drawn tight round it and the
 /// curves later drawn inside it have room.
@@ -194,6 +201,7 @@ impl Pressure {
                 return None;
             }
         }
+        // The new spot faces both sides.
         let mut lives = [1.0, 1.0];
         for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
             let l = scene.spot_lives.get(k).copied().unwrap_or(0);
@@ -1134,7 +1142,8 @@ mod tests {
             &[(1, 8.0, 150.0), (2, 392.0, 150.0), (3, 200.0, 40.0)],
             Vec::new(),
         );
-        scene.spot_lives = vec![1, 1, 3];
+        scene.spot_lives = vec![2, 3, 3];
+        // The end spots' lives count on neither side.
         let grid = open_grid(&scene, [1, 2]);
         let route: Vec<Point> = (0..=40)
             .map(|k| Point::new(8.0 + 9.6 * f64::from(k), 150.0))
