@@ -220,7 +220,8 @@ fn replay() {
     );
 }
 
-/// Refusals classified (`ROUTE_SPOTS=5..8 ROUTE_GAMES=30`, defaults 5..=8 and 10).
+/// Refusals classified (`ROUTE_SPOTS=5..8 ROUTE_GAMES=30`, defaults 5..=8 and 10; `ROUTE_SEED=k`
+/// plays other games, seeded by `k` instead of `2000 + n`).
 #[test]
 #[ignore = "minutes; for classifying refusals"]
 fn classify_refusals() {
@@ -236,7 +237,11 @@ fn classify_refusals() {
         })
         .unwrap_or((5u32, 8u32));
     for n in lo..=hi {
-        let g = play(n, games, 2000 + u64::from(n));
+        let seed = std::env::var("ROUTE_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2000 + u64::from(n));
+        let g = play(n, games, seed);
         eprintln!(
             "{n} spots: {} games, {} to the end ({} only thanks to an equivalent), {} drawn ({} as an equivalent), {} refused, {} wrong; {:?} {:?}",
             g.games,
