@@ -46,6 +46,10 @@ fn times(n: u32, games: u64, computer_like: bool) -> Times {
                 .collect();
             while !moves.is_empty() {
                 let mv = moves.swap_remove(rng.random_range(0..moves.len()));
+                // `ROUTE_TIMING_SAVE=DIR`: the board before each slow move and the move's
+                // index, for `route_games`'s `ROUTE_REPLAY`.
+                let save = std::env::var("ROUTE_TIMING_SAVE").ok();
+                let before = save.as_ref().map(|_| board.to_json());
                 let c = thread_cpu();
                 let t = Instant::now();
                 let r = board.draw_move(&mv, &mut |_| {});
@@ -53,6 +57,13 @@ fn times(n: u32, games: u64, computer_like: bool) -> Times {
                 let cpu = c.zip(thread_cpu()).map(|(a, b)| b - a);
                 let took = cpu.unwrap_or(s);
                 if took > 1.0 {
+                    if let (Some(dir), Some(before)) = (&save, &before) {
+                        let k = pos.moves().position(|m| m == mv).unwrap_or(usize::MAX);
+                        let name = format!("{dir}/n{n}-g{g}-m{}", board.moves().len());
+                        std::fs::create_dir_all(dir).unwrap();
+                        std::fs::write(format!("{name}.json"), before).unwrap();
+                        std::fs::write(format!("{name}.move"), k.to_string()).unwrap();
+                    }
                     let history: Vec<&str> =
                         board.moves().iter().map(|m| m.words.as_str()).collect();
                     out.slow.push((
