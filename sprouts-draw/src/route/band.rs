@@ -52,7 +52,9 @@ pub struct BandSettings {
     pub spacing: f64,
     /// Most Newton steps.
     pub max_steps: usize,
-    /// The weight `μ` of the regions' pressure ([`Pressure`]; px², `0` for none).
+    /// The weight `μ` (px², `0` for none) of the pressure of the two regions a one-boundary
+    /// move makes: the term `-μ (L₁ log A₁ + L₂ log A₂)` of the band's energy, `A` the free
+    /// area and `L` the lives on each side.
     pub pressure: f64,
 }
 
