@@ -97,8 +97,8 @@ impl BandSettings {
 /// `-μ (L₁ log A₁ + L₂ log A₂)` added to the band's energy, where `A` is the free area on each
 /// side of the band and `L` the lives there (one more than the lives of the spots that face
 /// only that side: the new spot faces both; counting also what the move leaves its end spots
-/// on both sides drew fewer 8-spot games to the end, 86 and 82 of two hundred against 90 and
-/// 83). It is the area term of spec 4.5's whole-picture
+/// on both sides drew fewer 8-spot games to the end: 86 and 82 in two runs of 100 games,
+/// against 90 and 83). It is the area term of spec 4.5's whole-picture
 /// energy applied to the one curve being drawn: a region keeps room in proportion to the moves
 /// still to be played in it, so that a curve round a seed is not drawn tight round it and the
 /// curves later drawn inside it have room.
