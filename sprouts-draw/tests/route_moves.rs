@@ -243,15 +243,15 @@ fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
 /// An 11-spot computer move that the routing once refused for its enclosure (while the
 /// nearest-cluster rule chose other boundaries): either it is drawn and reads back to the
 /// intended game, or the refusal names the move asked and, in the detail, the rule's choice.
-/// (The naming itself is checked in `route::naming_tests`.)
+/// (The naming itself is checked in `route::naming_tests`.) The board is the one its two moves
+/// (`3 -> 3 enclosing 1, 2, 4, 6, 7, 8, 9, 11`, `11 -> 11 enclosing 12-3, 8`) were drawn on
+/// before the regions' pressure, saved: drawn with it, the second loop is refused as asked and
+/// drawn as another move giving the same game, with other labels.
 #[test]
 fn an_eleven_spot_move_is_drawn_or_named_as_asked() {
-    let history = [
-        "3 -> 3 enclosing 1, 2, 4, 6, 7, 8, 9, 11",
-        "11 -> 11 enclosing 12-3, 8",
-    ];
     let asked = "13 -> 11 enclosing 1, 2, 6, 9";
-    let mut board = replay(11, &history);
+    let mut board = Board::from_json(include_str!("fixtures/eleven-spots-after-two-loops.json"))
+        .expect("the saved board");
     let mv = find_move(&board, asked, (0, 1));
     let intended = board.position().play(&mv).expect("a legal move");
     match board.draw_move(&mv, &mut |_| {}) {

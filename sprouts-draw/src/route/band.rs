@@ -76,7 +76,7 @@ pub(crate) const ROOM_WEIGHT: f64 = 3.0;
 ///
 /// Random 8-spot games on the same seeds, 100 games, drawn to the end: 82 without the
 /// pressure, 81 at 0.02, 89 at 0.1, 90 at 0.3, 88 at 0.6 (see the README, "Drawing moves").
-pub(crate) const PRESSURE_WEIGHT: f64 = 0.3;
+pub(crate) const PRESSURE_WEIGHT: f64 = 0.1;
 
 impl BandSettings {
     /// The band for a board's settings (its `λ` is `ROOM_WEIGHT` times the setting).
