@@ -96,7 +96,7 @@ pub struct Settings {
     /// Room against length, the setting of spec 3.4 (default 1). The elastic band's `lambda`
     /// is three times this: at the spec's weight a converged band's bends are pulled in
     /// towards what they go round, and curves drawn later round the same place are squeezed.
-    /// The weight of the regions' pressure on a one-boundary move's band (`0.3 D²` at 1)
+    /// The weight of the regions' pressure on a one-boundary move's band (`0.1 D²` at 1)
     /// scales with it too.
     pub room_vs_length: f64,
     /// The radius new spots are drawn with (pixels).

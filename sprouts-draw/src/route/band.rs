@@ -74,8 +74,11 @@ pub(crate) const ROOM_WEIGHT: f64 = 3.0;
 /// The weight of the regions' pressure ([`Pressure`]) in units of `D²` at the setting `λ = 1`
 /// (the band's `μ` is this times `D²` times the setting).
 ///
-/// Random 8-spot games on the same seeds, 100 games, drawn to the end: 82 without the
-/// pressure, 81 at 0.02, 89 at 0.1, 90 at 0.3, 88 at 0.6 (see the README, "Drawing moves").
+/// Random games drawn to the end (same games per size; see the README, "Drawing moves"):
+/// 8 spots, 100 games, 82 without the pressure, 81 at 0.02, 89 at 0.1, 90 at 0.3, 88 at 0.6;
+/// at 0.1 and 0.3 against none, 100 other 8-spot games 84 and 83 against 77, 30 a size at 3 to
+/// 8 spots 172 and 179 against 169, 20 games at 11 spots 15 and 10 against 13. The lighter
+/// weight is the one better than none on every count.
 pub(crate) const PRESSURE_WEIGHT: f64 = 0.1;
 
 impl BandSettings {
@@ -97,8 +100,8 @@ impl BandSettings {
 /// `-μ (L₁ log A₁ + L₂ log A₂)` added to the band's energy, where `A` is the free area on each
 /// side of the band and `L` the lives there (one more than the lives of the spots that face
 /// only that side: the new spot faces both; counting also what the move leaves its end spots
-/// on both sides drew fewer 8-spot games to the end: 86 and 82 in two runs of 100 games,
-/// against 90 and 83). It is the area term of spec 4.5's whole-picture
+/// on both sides, at 0.3, drew fewer 8-spot games to the end: 86 and 82 in two runs of 100
+/// games, against 90 and 83). It is the area term of spec 4.5's whole-picture
 /// energy applied to the one curve being drawn: a region keeps room in proportion to the moves
 /// still to be played in it, so that a curve round a seed is not drawn tight round it and the
 /// curves later drawn inside it have room.
