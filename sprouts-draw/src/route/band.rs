@@ -129,7 +129,6 @@ impl Pressure {
         if weight <= 0.0 || route.len() < 2 {
             return None;
         }
-        let n = grid.nx * grid.ny;
         // 0 open, 1 closed or on the route, 2 and 3 the two sides.
         let mut label: Vec<u8> = grid.open.iter().map(|&o| if o { 0 } else { 1 }).collect();
         let wall = 0.75 * grid.cell;
@@ -172,6 +171,7 @@ impl Pressure {
             }
             None
         };
+        // Each side's 4-connected open cells; reaching the other side's means one region.
         let mut count = [0usize; 2];
         for (s, side) in [(0usize, 1.0), (1, -1.0)] {
             let start = seed(side, &label)?;
@@ -180,31 +180,20 @@ impl Pressure {
             label[start as usize] = mark;
             while let Some(c) = stack.pop() {
                 count[s] += 1;
-                let (i, j) = (c as usize % grid.nx, c as usize / grid.nx);
-                let mut push = |ii: usize, jj: usize| {
-                    let d = jj * grid.nx + ii;
-                    if label[d] == 0 {
-                        label[d] = mark;
-                        stack.push(d as u32);
-                    } else if label[d] != 1 && label[d] != mark {
-                        count[s] = n; // the other side: one region
+                for (m, step) in grid.neighbours(c) {
+                    if step > 1.01 * grid.cell {
+                        continue;
                     }
-                };
-                if i > 0 {
-                    push(i - 1, j);
+                    match label[m as usize] {
+                        0 => {
+                            label[m as usize] = mark;
+                            stack.push(m);
+                        }
+                        1 => {}
+                        other if other != mark => return None,
+                        _ => {}
+                    }
                 }
-                if i + 1 < grid.nx {
-                    push(i + 1, j);
-                }
-                if j > 0 {
-                    push(i, j - 1);
-                }
-                if j + 1 < grid.ny {
-                    push(i, j + 1);
-                }
-            }
-            if count[s] >= n {
-                return None;
             }
         }
         // The new spot faces both sides.
