@@ -153,6 +153,31 @@ fn a_move_with_no_room_for_its_new_spot_is_refused_saying_so() {
     assert_eq!(board.to_json(), before);
 }
 
+/// A move inside a triangle of three spots some 22 px apart (spots 7, 23 and 21 of an 8-spot
+/// game): no curve inside it has room for its new spot, and there is no equivalent move. The
+/// spot's terminal cells reached past the triangle's far side (a corner's angle is not its
+/// region), the route's first leg crossed a curve, and the refusal was a certificate at 0 px
+/// along the curve; with the cells kept in the corner's region the refusal says that it is the
+/// new spot that has no room, and the board stays as it was.
+#[test]
+fn a_move_inside_a_small_triangle_is_refused_for_its_new_spot() {
+    let saved = include_str!("data/move_inside_a_small_triangle.json");
+    let mut board = Board::from_json(saved).expect("the saved game loads");
+    let pos = board.position().clone();
+    let mv = pos.moves().nth(6).expect("the move");
+    assert_eq!(mv.describe(&pos), "7 -> 23 enclosing nothing");
+    let before = board.to_json();
+    match board.draw_move(&mv, &mut |_| {}) {
+        Err(e)
+            if matches!(
+                e.of_the_move_asked(),
+                sprouts_draw::Refusal::Certificate { new_spot: true, .. }
+            ) => {}
+        other => panic!("{:?}", other.map(|d| d.clearance)),
+    }
+    assert_eq!(board.to_json(), before);
+}
+
 /// A loop at spot 3 of an 8-spot game (its second move) that must go round spot 1, in the
 /// corner of the first loop: a band resampled at equal spacing (about 30 px on so long a
 /// loop) cut the corner round spot 1 between its vertices, and the curve kept only 20 px from
