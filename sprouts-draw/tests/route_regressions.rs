@@ -132,14 +132,21 @@ fn an_interchangeable_seed_easier_to_enclose_is_tried_when_the_first_cannot_be()
 /// no room (for the making of room), and the board stays as it was.
 #[test]
 fn a_move_with_no_room_for_its_new_spot_is_refused_saying_so() {
+    // The move asked's refusal (`12 -> 7`, the same game, is refused for the same reason).
     let saved = include_str!("data/no_room_for_the_new_spot_in_a_lens.json");
+    refused_for_its_new_spot(saved, 7, "7 -> 12 enclosing nothing");
+}
+
+/// Draws move `k` of a saved game, which must be `words`, and asserts that it is refused
+/// because its new spot has no room (the move asked's refusal, saying so), the board
+/// unchanged.
+fn refused_for_its_new_spot(saved: &str, k: usize, words: &str) {
     let mut board = Board::from_json(saved).expect("the saved game loads");
     let pos = board.position().clone();
-    let mv = pos.moves().nth(7).expect("the move");
-    assert_eq!(mv.describe(&pos), "7 -> 12 enclosing nothing");
+    let mv = pos.moves().nth(k).expect("the move");
+    assert_eq!(mv.describe(&pos), words);
     let before = board.to_json();
     match board.draw_move(&mv, &mut |_| {}) {
-        // The move asked's refusal (`12 -> 7`, the same game, is refused for the same reason).
         Err(e)
             if matches!(
                 e.of_the_move_asked(),
@@ -148,7 +155,7 @@ fn a_move_with_no_room_for_its_new_spot_is_refused_saying_so() {
         {
             assert!(e.to_string().contains("no room for the new spot"), "{e}");
         }
-        other => panic!("{:?}", other.map(|d| d.clearance)),
+        other => panic!("{words}: {:?}", other.map(|d| d.clearance)),
     }
     assert_eq!(board.to_json(), before);
 }
@@ -162,20 +169,7 @@ fn a_move_with_no_room_for_its_new_spot_is_refused_saying_so() {
 #[test]
 fn a_move_inside_a_small_triangle_is_refused_for_its_new_spot() {
     let saved = include_str!("data/move_inside_a_small_triangle.json");
-    let mut board = Board::from_json(saved).expect("the saved game loads");
-    let pos = board.position().clone();
-    let mv = pos.moves().nth(6).expect("the move");
-    assert_eq!(mv.describe(&pos), "7 -> 23 enclosing nothing");
-    let before = board.to_json();
-    match board.draw_move(&mv, &mut |_| {}) {
-        Err(e)
-            if matches!(
-                e.of_the_move_asked(),
-                sprouts_draw::Refusal::Certificate { new_spot: true, .. }
-            ) => {}
-        other => panic!("{:?}", other.map(|d| d.clearance)),
-    }
-    assert_eq!(board.to_json(), before);
+    refused_for_its_new_spot(saved, 6, "7 -> 23 enclosing nothing");
 }
 
 /// A loop at spot 3 of an 8-spot game (its second move) that must go round spot 1, in the
