@@ -243,7 +243,7 @@ impl Pressure {
             if empty[s] {
                 strip
             } else {
-                (count[s] as f64 * cell2).max(cell2)
+                count[s] as f64 * cell2
             }
         };
         Some(Pressure {

@@ -543,9 +543,9 @@ impl FreeGrid {
     /// corner's angle reaches past the region's far side where the region is small (a
     /// triangle of three spots some 20 px apart), and a route from a cell there crossed a
     /// curve on its first leg (the certificate then refused it at 0 px, instead of the refusal
-    /// saying what has no room). The first ring is not tested (`Analysis::region_at` for
-    /// every cell of every call would cost a few milliseconds a move; checked on all rings,
-    /// two sets of 100 random 8-spot games drew the same moves).
+    /// saying what has no room). The first ring is not tested, so that the common call makes
+    /// no `Analysis::region_at` query (checked on all rings, two sets of 100 random 8-spot
+    /// games drew the same moves; the cost of that was not measured).
     pub(crate) fn terminal_cells(&self, analysis: &Analysis, t: &Terminal) -> Vec<Cell> {
         let regions: Vec<_> = t
             .corners
