@@ -5,6 +5,7 @@ use crate::Point;
 
 /// The point of segment `[a, b]` closest to `p`, as `(s, point)` with `point = a + s (b - a)`
 /// and `s` in `[0, 1]`. A degenerate segment (`a = b`) gives `s = 0`.
+#[inline]
 pub fn closest_on_segment(p: Point, a: Point, b: Point) -> (f64, Point) {
     let ab = b - a;
     let len2 = ab.norm_squared();
@@ -19,6 +20,7 @@ pub fn closest_on_segment(p: Point, a: Point, b: Point) -> (f64, Point) {
 /// [`crate::certified::point_segment`] for a certified lower bound). The end points are put in
 /// a canonical order first, so the result does not depend on the segment's direction, bit for
 /// bit.
+#[inline]
 pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
     let (a, b) = if (a.x, a.y) <= (b.x, b.y) {
         (a, b)

@@ -255,11 +255,11 @@ pub(crate) fn keeps_its_sides(
 /// a way that turns back over the spot (the way to a far boundary round the end of the spot's
 /// own curve, say) closes the spot's sides, so that the loop cannot leave on one side of the
 /// wall. The sector's bisector wins ties. `None` when no direction has such ways; the wall
-/// direction is returned with the walls, each of half-width `hw`.
+/// direction is returned with the walls, each of half-width `hw`. `g` is the free space at a
+/// clearance of `3 d0`.
 pub(crate) fn loop_walls_round(
     scene: &Scene,
-    analysis: &Analysis,
-    mask: &[Terminal],
+    g: &FreeGrid,
     (ca, ra): (Point, f64),
     (ts, w): (f64, f64),
     inside: &[Point],
@@ -269,9 +269,6 @@ pub(crate) fn loop_walls_round(
         return None;
     }
     let _span = tracing::debug_span!("loop_walls_round", marks = inside.len()).entered();
-    let mut wide = scene.clone();
-    wide.d0 = 3.0 * scene.d0;
-    let g = FreeGrid::new(&wide, analysis, mask, &[]);
     // Open cells of the wide grid within `r` of `p`.
     let near = |p: Point, r: f64| g.open_cells_within(p, r);
     // One Dijkstra from each marked boundary (the ways are read backwards from the roots).
@@ -279,7 +276,7 @@ pub(crate) fn loop_walls_round(
         .iter()
         .map(|&p| {
             let r = scene.spots.iter().find(|s| s.1 == p).map_or(0.0, |s| s.2);
-            let sources: Vec<(Cell, f64)> = near(p, r + wide.d0 + 2.0 * g.cell)
+            let sources: Vec<(Cell, f64)> = near(p, r + g.d0 + 2.0 * g.cell)
                 .into_iter()
                 .map(|c| (c, (g.centre(c) - p).norm()))
                 .collect();

@@ -27,7 +27,7 @@ use crate::analyse::Analysis;
 use crate::board::{Analysed, Board, TransactionError};
 use crate::drawing::CurveId;
 use marked::Enclosure;
-use planner::{Cell, FreeGrid, Obstacle, Ray, Scene, Terminal};
+use planner::{Cell, FreeGrid, GridBase, Obstacle, Ray, Scene, Terminal, Wall};
 
 pub use band::BandSettings;
 pub use equivalent::Equivalent;
@@ -387,9 +387,6 @@ struct Prepared {
     picture: Analysed,
 }
 
-/// A segment closed to the path, with its half-width.
-type Wall = (Point, Point, f64);
-
 /// The longest wall a loop through one corner goes round, in `d0` beyond the spot's disc.
 const LOOP_WALL_MAX: f64 = 20.0;
 
@@ -530,7 +527,18 @@ fn prepare_at(
             },
         ]
     };
-    let mut grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, 5.0));
+    // What does not depend on the walls is measured once, and the grid of a clearance of
+    // `3 d0` (for walls along ways with room) when first needed.
+    let base = GridBase::new(&scene, analysis, &mask);
+    let wide = std::cell::OnceCell::new();
+    let wide_grid = || {
+        wide.get_or_init(|| {
+            let mut w = scene.clone();
+            w.d0 = 3.0 * scene.d0;
+            FreeGrid::new(&w, analysis, &mask, &[])
+        })
+    };
+    let mut grid = base.with_walls(&walls_along(wall_dir, 5.0));
     // A loop through one corner is not drawn tiny where there is room: its wall reaches as
     // far as the room allows a strand on each side (at most `LOOP_WALL_MAX d0`), along the
     // sector's bisector or, where that is shorter, along the direction in the middle of the
@@ -560,7 +568,7 @@ fn prepare_at(
         // on one side of the wall, and the loop went round nothing).
         if wall_reach > 5.0 || wall_dir != Some(bisector) {
             let reach = wall_reach.max(5.0);
-            grid = FreeGrid::new(&scene, analysis, &mask, &walls_along(wall_dir, reach));
+            grid = base.with_walls(&walls_along(wall_dir, reach));
         }
     }
     let walls_of = |(k, h): (f64, f64)| walls_thick(wall_dir, k, h);
@@ -604,7 +612,7 @@ fn prepare_at(
             if way {
                 break;
             }
-            grid = FreeGrid::new(&scene, analysis, &mask, &walls_of(k));
+            grid = base.with_walls(&walls_of(k));
             (sources, targets) = ends(&grid, wall_dir);
         }
     }
@@ -626,7 +634,7 @@ fn prepare_at(
             .collect();
         dirs.sort_by(|x, y| y.0.total_cmp(&x.0));
         for &(_, v) in dirs.iter().take(6) {
-            let g = FreeGrid::new(&scene, analysis, &mask, &walls_along(Some(v), 1.5));
+            let g = base.with_walls(&walls_along(Some(v), 1.5));
             let (s, t) = ends(&g, Some(v));
             if !s.is_empty() && !t.is_empty() {
                 (grid, sources, targets, wall_dir) = (g, s, t, Some(v));
@@ -656,7 +664,7 @@ fn prepare_at(
         });
         if round {
             let (mut w, u) =
-                marked::loop_walls_round(&scene, analysis, &mask, (ca, ra), sector?, inside, hw)?;
+                marked::loop_walls_round(&scene, wide_grid(), (ca, ra), sector?, inside, hw)?;
             if sector_a.is_none() {
                 let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
                 w.push((ca - n, ca + n, cell));
@@ -684,7 +692,7 @@ fn prepare_at(
         for &p in inside {
             // Along a way with room for a strand on each side of the wall when there is one,
             // else straight.
-            match wide_way(&scene, analysis, &mask, root, p) {
+            match wide_way(&scene, wide_grid(), root, p) {
                 Some(way) => w.extend(way.windows(2).map(|s| (s[0], s[1], hw))),
                 None => w.push((root, p, hw)),
             }
@@ -803,7 +811,7 @@ fn prepare_at(
                         let n = Vector::new(-u.y, u.x) * len;
                         w.push((ca - n, ca + n, cell));
                     }
-                    let mut g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let mut g = base.with_walls(&w);
                     let (srcs, tgts) = ends(&g, Some(u));
                     let tip: Vec<Cell> = (0..g.nx * g.ny)
                         .map(|c| c as Cell)
@@ -876,13 +884,13 @@ fn prepare_at(
                     .clone()
                     .or_else(|| loop_walls(&inside, 1.5 * scene.d0, true))
                     .map(|(w, u)| {
-                        let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                        let g = base.with_walls(&w);
                         let (s, t) = ends(&g, Some(u));
                         (g, s, t)
                     })
                     .or_else(|| {
                         let w = arc_walls(e.arc(), &inside, &scene)?;
-                        let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                        let g = base.with_walls(&w);
                         let (s, t) = ends(&g, None);
                         Some((g, s, t))
                     });
@@ -910,10 +918,10 @@ fn prepare_at(
                     w.truncate(1);
                     let (_, root, hw) = w[0];
                     for &p in &inside {
-                        let way = wide_way(&scene, analysis, &mask, root, p)?;
+                        let way = wide_way(&scene, wide_grid(), root, p)?;
                         w.extend(way.windows(2).map(|s| (s[0], s[1], hw)));
                     }
-                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let g = base.with_walls(&w);
                     let (s, t) = ends(&g, None);
                     Some((g, s, t))
                 };
@@ -921,7 +929,7 @@ fn prepare_at(
                 // passes a narrow place, both strands and a thick wall do not fit through.
                 let thin_walled = || {
                     let (w, u) = loop_walls(&inside, cell, true)?;
-                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                    let g = base.with_walls(&w);
                     let (s, t) = ends(&g, Some(u));
                     Some((g, s, t))
                 };
@@ -946,7 +954,7 @@ fn prepare_at(
                                 .as_ref()
                                 .and_then(|_| loop_walls(&inside, 1.5 * scene.d0, true))
                                 .map(|(w, u)| {
-                                    let g = FreeGrid::new(&scene, analysis, &mask, &w);
+                                    let g = base.with_walls(&w);
                                     let (s, t) = ends(&g, Some(u));
                                     (g, s, t)
                                 });
@@ -1639,24 +1647,15 @@ fn arc_walls(arc: &[Point], inside: &[Point], scene: &Scene) -> Option<Vec<Wall>
 
 /// A way from `from` to the spot at `to` that keeps `3 d0` from everything (room for a wall of
 /// half-width `1.5 d0` with a strand of the loop on each side), as a polyline from `from` to
-/// `to`; `None` if there is none.
-fn wide_way(
-    scene: &Scene,
-    analysis: &Analysis,
-    mask: &[Terminal],
-    from: Point,
-    to: Point,
-) -> Option<Vec<Point>> {
-    let mut wide = scene.clone();
-    wide.d0 = 3.0 * scene.d0;
-    let g = FreeGrid::new(&wide, analysis, mask, &[]);
+/// `to`; `None` if there is none. `g` is the free space at a clearance of `3 d0`.
+fn wide_way(scene: &Scene, g: &FreeGrid, from: Point, to: Point) -> Option<Vec<Point>> {
     let near = |p: Point, r: f64| g.open_cells_within(p, r);
     let r_to = scene.spots.iter().find(|s| s.1 == to).map_or(0.0, |s| s.2);
     let sources: Vec<(Cell, f64)> = near(from, scene.d0 + 3.0 * g.cell)
         .into_iter()
         .map(|c| (c, (g.centre(c) - from).norm()))
         .collect();
-    let targets = near(to, r_to + wide.d0 + 2.0 * g.cell);
+    let targets = near(to, r_to + g.d0 + 2.0 * g.cell);
     if sources.is_empty() || targets.is_empty() {
         return None;
     }

@@ -162,7 +162,7 @@ pub(crate) struct FreeGrid {
     pub d0: f64,
     /// Each cell's cost per unit of length (at least 1): more where the cell is close to
     /// something, so that the shortest way runs along the middle of free space
-    /// ([`FreeGrid::prefer_clearance`]); 1 everywhere unless set.
+    /// ([`clearance_cost`]).
     pub cost: Vec<f32>,
     /// Each cell's distance to the nearest spot, curve or window edge, uncapped: the
     /// clearance where it is measured (below `2 d0`) and beyond that a chamfer distance
@@ -174,7 +174,7 @@ pub(crate) struct FreeGrid {
 pub(crate) type Cell = u32;
 
 /// How much more a step costs right against an obstacle than in the open, less one (the `k`
-/// of [`FreeGrid::prefer_clearance`]).
+/// of [`clearance_cost`]).
 const CLEARANCE_WEIGHT: f64 = 2.0;
 /// The clearance beyond which a step costs its length, in units of the comfort distance `D`.
 const CLEARANCE_REACH: f64 = 2.0;
@@ -201,211 +201,19 @@ impl FreeGrid {
     /// Builds the free space for a curve joining `terminals` (their discs are not obstacles,
     /// their own curves are measured by angle within `rho`, and near them only the given
     /// corners are allowed). `walls` are segments closed to the path with a half-width.
+    /// Several grids for the same terminals with other walls: [`GridBase::with_walls`].
     pub(crate) fn new(
         scene: &Scene,
         analysis: &Analysis,
         terminals: &[Terminal],
-        walls: &[(Point, Point, f64)],
+        walls: &[Wall],
     ) -> FreeGrid {
-        let _span = tracing::debug_span!("free_grid").entered();
-        let cell = Self::cell_width(scene.d0);
-        let nx = ((scene.width / cell).floor() as usize).max(1);
-        let ny = ((scene.height / cell).floor() as usize).max(1);
-        let cap = (2.0 * scene.d0) as f32;
-        let mut clear = vec![cap; nx * ny];
-        let mut near = vec![Obstacle::Edge; nx * ny];
-        for j in 0..ny {
-            for i in 0..nx {
-                let p = centre_of(cell, i, j);
-                let d = p.x.min(p.y).min(scene.width - p.x).min(scene.height - p.y) as f32;
-                if d < clear[j * nx + i] {
-                    clear[j * nx + i] = d;
-                }
-            }
-        }
-        let term_ids: Vec<SpotId> = terminals.iter().map(|t| t.spot).collect();
-        // Two spots close together (say, neighbours along a curve): the angular measure reaches
-        // only part of the way, so that the way between them stays closed along their curves.
-        let rho = match terminals {
-            [s, t] if s.spot != t.spot => scene.rho.min(0.4 * (s.centre - t.centre).norm()),
-            _ => scene.rho,
-        };
-        let capd = f64::from(cap);
-        let range = |lo: f64, hi: f64, n: usize| -> (usize, usize) {
-            let a = ((lo / cell - 0.5).floor().max(0.0)) as usize;
-            let b = ((hi / cell - 0.5).ceil().max(0.0) as usize).min(n - 1);
-            (a.min(n - 1), b)
-        };
-        for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
-            if term_ids.contains(&id) {
-                continue;
-            }
-            let reach = r + capd;
-            let (i0, i1) = range(c.x - reach, c.x + reach, nx);
-            let (j0, j1) = range(c.y - reach, c.y + reach, ny);
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    let p = centre_of(cell, i, j);
-                    let d = ((p - c).norm() - r).max(0.0) as f32;
-                    let at = j * nx + i;
-                    if d < clear[at] {
-                        clear[at] = d;
-                        near[at] = Obstacle::Spot(k as u32);
-                    }
-                }
-            }
-        }
-        for (k, (from, to, pts)) in scene.curves.iter().enumerate() {
-            // The terminals this curve is attached to: there, distance becomes angle.
-            let own: Vec<&Terminal> = terminals
-                .iter()
-                .filter(|t| t.spot == *from || t.spot == *to)
-                .collect();
-            for w in pts.windows(2) {
-                let (a, b) = (w[0], w[1]);
-                let (i0, i1) = range(a.x.min(b.x) - capd, a.x.max(b.x) + capd, nx);
-                let (j0, j1) = range(a.y.min(b.y) - capd, a.y.max(b.y) + capd, ny);
-                for j in j0..=j1 {
-                    for i in i0..=i1 {
-                        let p = centre_of(cell, i, j);
-                        let (_, q) = closest_on_segment(p, a, b);
-                        let euclid = (p - q).norm();
-                        let mut d = euclid;
-                        // A curve through the cell's square always closes it (the angular
-                        // measure alone would leave the wedge near the spot thinner than a cell).
-                        let through = euclid < 0.75 * cell;
-                        for t in own.iter().filter(|_| !through) {
-                            let rp = p - t.centre;
-                            if rp.norm() < rho {
-                                let mut rq = q - t.centre;
-                                if rq.norm() < 1e-9 {
-                                    rq = if (a - t.centre).norm() > (b - t.centre).norm() {
-                                        a - t.centre
-                                    } else {
-                                        b - t.centre
-                                    };
-                                }
-                                let ang = angle_between(rp, rq);
-                                d = d.max(ang * rho);
-                            }
-                        }
-                        let d = d as f32;
-                        let at = j * nx + i;
-                        if d < clear[at] {
-                            clear[at] = d;
-                            near[at] = Obstacle::Curve(k as u32);
-                        }
-                    }
-                }
-            }
-        }
-        let mut allowed = vec![true; nx * ny];
-        for t in terminals {
-            let reach = t.radius + scene.d0;
-            let (i0, i1) = range(t.centre.x - reach, t.centre.x + reach, nx);
-            let (j0, j1) = range(t.centre.y - reach, t.centre.y + reach, ny);
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    let p = centre_of(cell, i, j);
-                    if (p - t.centre).norm() > reach {
-                        continue;
-                    }
-                    let ok = analysis
-                        .corner_at(t.spot, p)
-                        .is_some_and(|c| t.corners.contains(&c));
-                    // A cell of two terminals (a loop) is allowed if either allows it.
-                    let at = j * nx + i;
-                    if !ok {
-                        let other_allows = terminals.iter().any(|u| {
-                            u.spot == t.spot
-                                && !std::ptr::eq(u, t)
-                                && analysis
-                                    .corner_at(u.spot, p)
-                                    .is_some_and(|c| u.corners.contains(&c))
-                        });
-                        if !other_allows {
-                            allowed[at] = false;
-                        }
-                    }
-                }
-            }
-        }
-        // The distance to the walls near them (below `2 d0` beyond their half-width), for the
-        // clearance cost: a loop's strands keep off its wall as off a curve.
-        let mut wall_clear = vec![f32::INFINITY; if walls.is_empty() { 0 } else { nx * ny }];
-        for &(a, b, hw) in walls {
-            let (i0, i1) = range(a.x.min(b.x) - hw - capd, a.x.max(b.x) + hw + capd, nx);
-            let (j0, j1) = range(a.y.min(b.y) - hw - capd, a.y.max(b.y) + hw + capd, ny);
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    let p = centre_of(cell, i, j);
-                    let d = sprouts_geom::point_segment_distance(p, a, b);
-                    if d <= hw {
-                        allowed[j * nx + i] = false;
-                    }
-                    let w = (d - hw).max(0.0) as f32;
-                    if w < wall_clear[j * nx + i] {
-                        wall_clear[j * nx + i] = w;
-                    }
-                }
-            }
-        }
-        let d0 = scene.d0 as f32;
-        let open = clear
-            .iter()
-            .zip(&allowed)
-            .map(|(&c, &a)| a && c >= d0)
-            .collect();
-        // Room kept round spots with lives (for the cost only): a way passing within
-        // `LIVE_SPOT_ROOM D` of one costs as if it passed at the spot's disc, so that curves
-        // leave room round the spots later moves start from (a curve wrapped round a live spot
-        // at `2 d0` leaves it a pocket no loop fits in).
-        let comfort = scene.rho / std::f64::consts::SQRT_2;
-        let keep = LIVE_SPOT_ROOM * comfort;
-        for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
-            if term_ids.contains(&id) || scene.spot_lives.get(k).is_none_or(|&l| l == 0) {
-                continue;
-            }
-            if wall_clear.is_empty() {
-                wall_clear = vec![f32::INFINITY; nx * ny];
-            }
-            let reach = r + keep + capd;
-            let (i0, i1) = range(c.x - reach, c.x + reach, nx);
-            let (j0, j1) = range(c.y - reach, c.y + reach, ny);
-            for j in j0..=j1 {
-                for i in i0..=i1 {
-                    let p = centre_of(cell, i, j);
-                    let w = ((p - c).norm() - r - keep).max(0.0) as f32;
-                    let at = j * nx + i;
-                    if w < wall_clear[at] {
-                        wall_clear[at] = w;
-                    }
-                }
-            }
-        }
-        let mut grid = FreeGrid {
-            cell,
-            nx,
-            ny,
-            clear,
-            near,
-            allowed,
-            open,
-            d0: scene.d0,
-            cost: vec![1.0; nx * ny],
-            room: Vec::new(),
-        };
-        grid.room = grid.distance_transform(&[]);
-        let reach = CLEARANCE_REACH * comfort;
-        if wall_clear.is_empty() {
-            grid.prefer_clearance(CLEARANCE_WEIGHT, reach);
+        let base = GridBase::new(scene, analysis, terminals);
+        if walls.is_empty() {
+            base.grid
         } else {
-            let walled = grid.distance_transform(&wall_clear);
-            let room = std::mem::replace(&mut grid.room, walled);
-            grid.prefer_clearance(CLEARANCE_WEIGHT, reach);
-            grid.room = room;
+            base.with_walls(walls)
         }
-        grid
     }
 
     /// The cost of the step between neighbouring cells `c` and `m` of length `len`: the
@@ -415,66 +223,12 @@ impl FreeGrid {
         len * 0.5 * f64::from(self.cost[c as usize] + self.cost[m as usize])
     }
 
-    /// The distance transform behind [`FreeGrid::room`]: the measured clearance below
-    /// `2 d0`, propagated by a two-pass chamfer (steps of a cell and a cell's diagonal).
-    /// `extra`, if not empty, is a further distance per cell to seed it with (the walls').
-    fn distance_transform(&self, extra: &[f32]) -> Vec<f32> {
-        let cap = (2.0 * self.d0) as f32;
-        let mut r: Vec<f32> = self
-            .clear
-            .iter()
-            .map(|&c| if c < cap { c } else { f32::INFINITY })
-            .collect();
-        for (v, &e) in r.iter_mut().zip(extra) {
-            if e < cap {
-                *v = v.min(e);
-            }
-        }
-        let (a, d) = (
+    /// The chamfer transform's steps: a cell straight, a cell's diagonal.
+    fn chamfer_steps(&self) -> (f32, f32) {
+        (
             self.cell as f32,
             std::f32::consts::SQRT_2 * self.cell as f32,
-        );
-        let (nx, ny) = (self.nx, self.ny);
-        // Forward pass (neighbours before in raster order), then backward.
-        for j in 0..ny {
-            for i in 0..nx {
-                let at = j * nx + i;
-                let mut v = r[at];
-                if i > 0 {
-                    v = v.min(r[at - 1] + a);
-                }
-                if j > 0 {
-                    v = v.min(r[at - nx] + a);
-                    if i > 0 {
-                        v = v.min(r[at - nx - 1] + d);
-                    }
-                    if i + 1 < nx {
-                        v = v.min(r[at - nx + 1] + d);
-                    }
-                }
-                r[at] = v;
-            }
-        }
-        for j in (0..ny).rev() {
-            for i in (0..nx).rev() {
-                let at = j * nx + i;
-                let mut v = r[at];
-                if i + 1 < nx {
-                    v = v.min(r[at + 1] + a);
-                }
-                if j + 1 < ny {
-                    v = v.min(r[at + nx] + a);
-                    if i + 1 < nx {
-                        v = v.min(r[at + nx + 1] + d);
-                    }
-                    if i > 0 {
-                        v = v.min(r[at + nx - 1] + d);
-                    }
-                }
-                r[at] = v;
-            }
-        }
-        r
+        )
     }
 
     /// The room at a point: [`FreeGrid::room`] of its cell (0 outside the grid).
@@ -482,25 +236,6 @@ impl FreeGrid {
         self.cell_at(p)
             .and_then(|c| self.room.get(c as usize))
             .map_or(0.0, |&r| f64::from(r))
-    }
-
-    /// Sets each cell's cost per unit of length to `1 + k max(0, reach - r) / reach`, where
-    /// `r` is the cell's [`FreeGrid::room`]. The shortest way then
-    /// keeps away from everything where there is room, and curves drawn one after another
-    /// stay apart instead of hugging each other (a straight path at clearance `r` costs up to
-    /// `1 + k` times its length). `k = 0` restores plain length.
-    pub(crate) fn prefer_clearance(&mut self, k: f64, reach: f64) {
-        let n = self.nx * self.ny;
-        if k <= 0.0 || reach <= 0.0 || self.room.len() != n {
-            self.cost = vec![1.0; n];
-            return;
-        }
-        let r = &self.room;
-        let (k, reach) = (k as f32, reach as f32);
-        self.cost = r
-            .iter()
-            .map(|&v| 1.0 + k * ((reach - v) / reach).clamp(0.0, 1.0))
-            .collect();
     }
 
     pub(crate) fn centre(&self, c: Cell) -> Point {
@@ -1330,6 +1065,387 @@ impl States {
     }
 }
 
+/// A wall closed to a path: a segment and its half-width.
+pub(crate) type Wall = (Point, Point, f64);
+
+/// The first and last cell (clamped to `0..n`) whose centres may lie in `[lo, hi]`.
+fn cell_range(cell: f64, lo: f64, hi: f64, n: usize) -> (usize, usize) {
+    let a = ((lo / cell - 0.5).floor().max(0.0)) as usize;
+    let b = ((hi / cell - 0.5).ceil().max(0.0) as usize).min(n - 1);
+    (a.min(n - 1), b)
+}
+
+/// A two-pass chamfer distance transform in place over an `nx` x `ny` raster: each value
+/// becomes the least of itself and its neighbours' values plus the step (`a` straight, `d`
+/// diagonal), propagated forward then backward. The neighbour along the row is taken last, so
+/// that the chain from cell to cell is one addition and one minimum long.
+fn chamfer(r: &mut [f32], nx: usize, ny: usize, a: f32, d: f32) {
+    for j in 0..ny {
+        for i in 0..nx {
+            let at = j * nx + i;
+            let mut v = r[at];
+            if j > 0 {
+                v = v.min(r[at - nx] + a);
+                if i > 0 {
+                    v = v.min(r[at - nx - 1] + d);
+                }
+                if i + 1 < nx {
+                    v = v.min(r[at - nx + 1] + d);
+                }
+            }
+            if i > 0 {
+                v = v.min(r[at - 1] + a);
+            }
+            r[at] = v;
+        }
+    }
+    for j in (0..ny).rev() {
+        for i in (0..nx).rev() {
+            let at = j * nx + i;
+            let mut v = r[at];
+            if j + 1 < ny {
+                v = v.min(r[at + nx] + a);
+                if i + 1 < nx {
+                    v = v.min(r[at + nx + 1] + d);
+                }
+                if i > 0 {
+                    v = v.min(r[at + nx - 1] + d);
+                }
+            }
+            if i + 1 < nx {
+                v = v.min(r[at + 1] + a);
+            }
+            r[at] = v;
+        }
+    }
+}
+
+/// The free space for a curve joining some terminals, before any wall: the router tries
+/// several sets of walls for one move (a loop's walls of several lengths and directions),
+/// and what does not depend on them (the clearances, the terminals' corners, the room) is
+/// measured once here.
+#[derive(Clone, Debug)]
+pub(crate) struct GridBase {
+    /// The grid without walls.
+    pub grid: FreeGrid,
+    /// Where the step cost's room is measured from: the clearance below `2 d0` and the room
+    /// kept round live spots (`INFINITY` elsewhere); kept for the tests' reference.
+    #[cfg(test)]
+    seeds: Vec<f32>,
+    /// The chamfer transform of `seeds`: the room the step cost is read from.
+    cost_room: Vec<f32>,
+    /// The room beyond which a step costs its length.
+    reach: f32,
+}
+
+impl GridBase {
+    /// The free space for a curve joining `terminals`, without walls (see [`FreeGrid::new`]).
+    pub(crate) fn new(scene: &Scene, analysis: &Analysis, terminals: &[Terminal]) -> GridBase {
+        let _span = tracing::debug_span!("free_grid").entered();
+        let cell = FreeGrid::cell_width(scene.d0);
+        let nx = ((scene.width / cell).floor() as usize).max(1);
+        let ny = ((scene.height / cell).floor() as usize).max(1);
+        let cap = (2.0 * scene.d0) as f32;
+        let mut clear = vec![cap; nx * ny];
+        let mut near = vec![Obstacle::Edge; nx * ny];
+        for j in 0..ny {
+            for i in 0..nx {
+                let p = centre_of(cell, i, j);
+                let d = p.x.min(p.y).min(scene.width - p.x).min(scene.height - p.y) as f32;
+                if d < clear[j * nx + i] {
+                    clear[j * nx + i] = d;
+                }
+            }
+        }
+        let term_ids: Vec<SpotId> = terminals.iter().map(|t| t.spot).collect();
+        // Two spots close together (say, neighbours along a curve): the angular measure reaches
+        // only part of the way, so that the way between them stays closed along their curves.
+        let rho = match terminals {
+            [s, t] if s.spot != t.spot => scene.rho.min(0.4 * (s.centre - t.centre).norm()),
+            _ => scene.rho,
+        };
+        let capd = f64::from(cap);
+        let range = |lo: f64, hi: f64, n: usize| cell_range(cell, lo, hi, n);
+        for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
+            if term_ids.contains(&id) {
+                continue;
+            }
+            let reach = r + capd;
+            let (i0, i1) = range(c.x - reach, c.x + reach, nx);
+            let (j0, j1) = range(c.y - reach, c.y + reach, ny);
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    let p = centre_of(cell, i, j);
+                    let d = ((p - c).norm() - r).max(0.0) as f32;
+                    let at = j * nx + i;
+                    if d < clear[at] {
+                        clear[at] = d;
+                        near[at] = Obstacle::Spot(k as u32);
+                    }
+                }
+            }
+        }
+        for (k, (from, to, pts)) in scene.curves.iter().enumerate() {
+            // The terminals this curve is attached to: there, distance becomes angle.
+            let own: Vec<&Terminal> = terminals
+                .iter()
+                .filter(|t| t.spot == *from || t.spot == *to)
+                .collect();
+            for w in pts.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let (i0, i1) = range(a.x.min(b.x) - capd, a.x.max(b.x) + capd, nx);
+                let (j0, j1) = range(a.y.min(b.y) - capd, a.y.max(b.y) + capd, ny);
+                for j in j0..=j1 {
+                    for i in i0..=i1 {
+                        let p = centre_of(cell, i, j);
+                        let at = j * nx + i;
+                        let (_, q) = closest_on_segment(p, a, b);
+                        // The measure below is at least the distance: a cell already as close
+                        // to something else keeps its clearance (with a margin for rounding).
+                        let c2 = f64::from(clear[at]);
+                        if (p - q).norm_squared() > c2 * c2 * (1.0 + 1e-9) {
+                            continue;
+                        }
+                        let euclid = (p - q).norm();
+                        let mut d = euclid;
+                        // A curve through the cell's square always closes it (the angular
+                        // measure alone would leave the wedge near the spot thinner than a cell).
+                        let through = euclid < 0.75 * cell;
+                        for t in own.iter().filter(|_| !through) {
+                            let rp = p - t.centre;
+                            if rp.norm() < rho {
+                                let mut rq = q - t.centre;
+                                if rq.norm() < 1e-9 {
+                                    rq = if (a - t.centre).norm() > (b - t.centre).norm() {
+                                        a - t.centre
+                                    } else {
+                                        b - t.centre
+                                    };
+                                }
+                                let ang = angle_between(rp, rq);
+                                d = d.max(ang * rho);
+                            }
+                        }
+                        let d = d as f32;
+                        if d < clear[at] {
+                            clear[at] = d;
+                            near[at] = Obstacle::Curve(k as u32);
+                        }
+                    }
+                }
+            }
+        }
+        let mut allowed = vec![true; nx * ny];
+        for t in terminals {
+            let reach = t.radius + scene.d0;
+            let (i0, i1) = range(t.centre.x - reach, t.centre.x + reach, nx);
+            let (j0, j1) = range(t.centre.y - reach, t.centre.y + reach, ny);
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    let p = centre_of(cell, i, j);
+                    if (p - t.centre).norm() > reach {
+                        continue;
+                    }
+                    let ok = analysis
+                        .corner_at(t.spot, p)
+                        .is_some_and(|c| t.corners.contains(&c));
+                    // A cell of two terminals (a loop) is allowed if either allows it.
+                    let at = j * nx + i;
+                    if !ok {
+                        let other_allows = terminals.iter().any(|u| {
+                            u.spot == t.spot
+                                && !std::ptr::eq(u, t)
+                                && analysis
+                                    .corner_at(u.spot, p)
+                                    .is_some_and(|c| u.corners.contains(&c))
+                        });
+                        if !other_allows {
+                            allowed[at] = false;
+                        }
+                    }
+                }
+            }
+        }
+        let d0 = scene.d0 as f32;
+        let open = clear
+            .iter()
+            .zip(&allowed)
+            .map(|(&c, &a)| a && c >= d0)
+            .collect();
+        let mut grid = FreeGrid {
+            cell,
+            nx,
+            ny,
+            clear,
+            near,
+            allowed,
+            open,
+            d0: scene.d0,
+            cost: Vec::new(),
+            room: Vec::new(),
+        };
+        let mut seeds: Vec<f32> = grid
+            .clear
+            .iter()
+            .map(|&c| if c < cap { c } else { f32::INFINITY })
+            .collect();
+        let (a, d) = grid.chamfer_steps();
+        let mut room = seeds.clone();
+        chamfer(&mut room, nx, ny, a, d);
+        grid.room = room;
+        // Room kept round spots with lives (for the cost only): a way passing within
+        // `LIVE_SPOT_ROOM D` of one costs as if it passed at the spot's disc, so that curves
+        // leave room round the spots later moves start from (a curve wrapped round a live spot
+        // at `2 d0` leaves it a pocket no loop fits in).
+        let comfort = scene.rho / std::f64::consts::SQRT_2;
+        let keep = LIVE_SPOT_ROOM * comfort;
+        let mut kept = false;
+        for (k, &(id, c, r)) in scene.spots.iter().enumerate() {
+            if term_ids.contains(&id) || scene.spot_lives.get(k).is_none_or(|&l| l == 0) {
+                continue;
+            }
+            kept = true;
+            let reach = r + keep + capd;
+            let (i0, i1) = range(c.x - reach, c.x + reach, nx);
+            let (j0, j1) = range(c.y - reach, c.y + reach, ny);
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    let p = centre_of(cell, i, j);
+                    let w = ((p - c).norm() - r - keep).max(0.0) as f32;
+                    let at = j * nx + i;
+                    if w < cap && w < seeds[at] {
+                        seeds[at] = w;
+                    }
+                }
+            }
+        }
+        let cost_room = if kept {
+            let mut r = seeds.clone();
+            chamfer(&mut r, nx, ny, a, d);
+            r
+        } else {
+            grid.room.clone()
+        };
+        let reach = (CLEARANCE_REACH * comfort) as f32;
+        grid.cost = cost_room
+            .iter()
+            .map(|&v| clearance_cost(v, reach))
+            .collect();
+        GridBase {
+            grid,
+            #[cfg(test)]
+            seeds,
+            cost_room,
+            reach,
+        }
+    }
+
+    /// The grid with `walls` closed, and the step cost measured from them too (a loop's
+    /// strands keep off its wall as off a curve). Only the cells within reach of the walls
+    /// change: a wall's room is measured on the rectangle round the walls within which a
+    /// distance from them can be below the cost's reach, and the room is the lesser of that
+    /// and the base's (a chamfer transform of the union of two sets of seeds is the least of
+    /// their transforms, and no path shorter than the reach leaves the rectangle).
+    pub(crate) fn with_walls(&self, walls: &[Wall]) -> FreeGrid {
+        let mut g = self.grid.clone();
+        if walls.is_empty() {
+            return g;
+        }
+        let (cell, nx, ny) = (g.cell, g.nx, g.ny);
+        let cap = 2.0 * g.d0;
+        let margin = f64::from(self.reach) + 2.0 * cell;
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for &(a, b, hw) in walls {
+            x0 = x0.min(a.x.min(b.x) - hw - cap);
+            y0 = y0.min(a.y.min(b.y) - hw - cap);
+            x1 = x1.max(a.x.max(b.x) + hw + cap);
+            y1 = y1.max(a.y.max(b.y) + hw + cap);
+        }
+        let (i0, i1) = cell_range(cell, x0 - margin, x1 + margin, nx);
+        let (j0, j1) = cell_range(cell, y0 - margin, y1 + margin, ny);
+        let (bw, bh) = (i1 - i0 + 1, j1 - j0 + 1);
+        let mut local = vec![f32::INFINITY; bw * bh];
+        let capf = cap as f32;
+        let d0 = g.d0 as f32;
+        for &(a, b, hw) in walls {
+            let (wi0, wi1) = cell_range(cell, a.x.min(b.x) - hw - cap, a.x.max(b.x) + hw + cap, nx);
+            let (wj0, wj1) = cell_range(cell, a.y.min(b.y) - hw - cap, a.y.max(b.y) + hw + cap, ny);
+            for j in wj0..=wj1 {
+                for i in wi0..=wi1 {
+                    let p = centre_of(cell, i, j);
+                    let dist = sprouts_geom::point_segment_distance(p, a, b);
+                    let at = j * nx + i;
+                    if dist <= hw {
+                        g.allowed[at] = false;
+                        g.open[at] = false;
+                    }
+                    let w = (dist - hw).max(0.0) as f32;
+                    let l = (j - j0) * bw + (i - i0);
+                    if w < capf && w < local[l] {
+                        local[l] = w;
+                    }
+                }
+            }
+        }
+        debug_assert!(
+            g.open
+                .iter()
+                .zip(&g.clear)
+                .zip(&g.allowed)
+                .all(|((&o, &c), &a)| o == (a && c >= d0))
+        );
+        let (a, d) = g.chamfer_steps();
+        chamfer(&mut local, bw, bh, a, d);
+        for j in j0..=j1 {
+            for i in i0..=i1 {
+                let at = j * nx + i;
+                let v = self.cost_room[at].min(local[(j - j0) * bw + (i - i0)]);
+                g.cost[at] = clearance_cost(v, self.reach);
+            }
+        }
+        g
+    }
+
+    /// [`GridBase::with_walls`] measured plainly: the walls' room on the whole grid from the
+    /// union of all the seeds (the slow reference the tests hold the fast one to).
+    #[cfg(test)]
+    pub(crate) fn with_walls_everywhere(&self, walls: &[Wall]) -> FreeGrid {
+        let mut g = self.grid.clone();
+        let (cell, nx, ny) = (g.cell, g.nx, g.ny);
+        let cap = 2.0 * g.d0;
+        let mut r = self.seeds.clone();
+        for j in 0..ny {
+            for i in 0..nx {
+                let p = centre_of(cell, i, j);
+                let at = j * nx + i;
+                for &(a, b, hw) in walls {
+                    let dist = sprouts_geom::point_segment_distance(p, a, b);
+                    if dist <= hw {
+                        g.allowed[at] = false;
+                    }
+                    let w = (dist - hw).max(0.0) as f32;
+                    if w < cap as f32 {
+                        r[at] = r[at].min(w);
+                    }
+                }
+                g.open[at] = g.allowed[at] && g.clear[at] >= g.d0 as f32;
+            }
+        }
+        let (a, d) = g.chamfer_steps();
+        chamfer(&mut r, nx, ny, a, d);
+        g.cost = r.iter().map(|&v| clearance_cost(v, self.reach)).collect();
+        g
+    }
+}
+
+/// A cell's cost per unit of length from its room `r`: `1 + k max(0, reach - r) / reach` for
+/// `k` [`CLEARANCE_WEIGHT`]. The shortest way then keeps away from everything where there is
+/// room, and curves drawn one after another stay apart instead of hugging each other (a
+/// straight path at clearance `r` costs up to `1 + k` times its length).
+fn clearance_cost(r: f32, reach: f32) -> f32 {
+    1.0 + CLEARANCE_WEIGHT as f32 * ((reach - r) / reach).clamp(0.0, 1.0)
+}
+
 fn centre_of(cell: f64, i: usize, j: usize) -> Point {
     Point::new((i as f64 + 0.5) * cell, (j as f64 + 0.5) * cell)
 }
@@ -1458,6 +1574,73 @@ mod tests {
             }
         }
         best.is_finite().then_some(best)
+    }
+
+    /// The walled grid measured near the walls only is the grid measured plainly on the whole
+    /// board, bit for bit: on the boards of several saved games, for each spot with lives as a
+    /// loop's terminal (and two spots as a curve's), random walls anywhere (partly outside the
+    /// window too), long and short, thin and thick, one to four at a time.
+    #[test]
+    fn walls_measured_near_them_give_the_grid_measured_everywhere() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut cases = 0;
+        for name in [
+            "loop_in_a_pocket",
+            "move_inside_a_small_triangle",
+            "way_round_a_loop_through_a_narrow_corridor",
+        ] {
+            let path = format!("{}/tests/data/{name}.json", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("a saved game");
+            let board = crate::Board::from_json(&text).expect("a board");
+            let scene = Scene::new(board.drawing(), board.settings());
+            let (w, h) = (scene.width, scene.height);
+            let terminal = |k: usize| {
+                let (spot, centre, radius) = scene.spots[k];
+                Terminal {
+                    spot,
+                    centre,
+                    radius,
+                    corners: Vec::new(),
+                }
+            };
+            let live: Vec<usize> = (0..scene.spots.len())
+                .filter(|&k| scene.spot_lives[k] > 0)
+                .collect();
+            for (n, &k) in live.iter().enumerate() {
+                let mut mask = vec![terminal(k)];
+                if n % 2 == 1 {
+                    mask.push(terminal(live[n - 1]));
+                }
+                let base = GridBase::new(&scene, board.analysis(), &mask);
+                for _ in 0..4 {
+                    let walls: Vec<Wall> = (0..rng.random_range(1..5))
+                        .map(|_| {
+                            let a = Point::new(
+                                rng.random_range(-50.0..w + 50.0),
+                                rng.random_range(-50.0..h + 50.0),
+                            );
+                            let len = rng.random_range(0.0..400.0);
+                            let t: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+                            let b = a + sprouts_geom::Vector::new(t.cos(), t.sin()) * len;
+                            (a, b, rng.random_range(0.5..12.0))
+                        })
+                        .collect();
+                    let fast = base.with_walls(&walls);
+                    let slow = base.with_walls_everywhere(&walls);
+                    assert_eq!(fast.allowed, slow.allowed, "{name}");
+                    assert_eq!(fast.open, slow.open, "{name}");
+                    let bits =
+                        |g: &FreeGrid| g.cost.iter().map(|c| c.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&fast), bits(&slow), "{name} {walls:?}");
+                    assert!(
+                        fast.cost != base.grid.cost,
+                        "{name}: the walls change the cost"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+        assert!(cases >= 40, "{cases}");
     }
 
     /// A random grid of `nx` x `ny` cells with blocked blobs and random step costs.
