@@ -172,6 +172,19 @@ fn a_move_inside_a_small_triangle_is_refused_for_its_new_spot() {
     refused_for_its_new_spot(saved, 6, "7 -> 23 enclosing nothing");
 }
 
+/// A loop at spot 4 of an 8-spot game between parity players (its 10th move) round seed 5,
+/// some 1,300 px away along corridors 20 to 30 px wide: the walls from the spot to the seed,
+/// along ways that keep `3 d0` from everything, found no way (the widest way there keeps
+/// 10.8 px, and `3 d0` is 18 px, 11.2 px at the tightest clearance), and no route the parity
+/// search found without them was a curve with the seed inside; drawn once the
+/// thin wall, the last try, follows a way that keeps `1.5 d0` when the wide one is shut
+/// (refused as a wrong enclosure before).
+#[test]
+fn a_loop_round_a_far_seed_along_a_corridor_has_a_thin_wall() {
+    let saved = include_str!("data/loop_round_a_far_seed_along_a_corridor.json");
+    draws(saved, 10, "4 -> 4 enclosing 5");
+}
+
 /// A loop at spot 3 of an 8-spot game (its second move) that must go round spot 1, in the
 /// corner of the first loop: a band resampled at equal spacing (about 30 px on so long a
 /// loop) cut the corner round spot 1 between its vertices, and the curve kept only 20 px from

@@ -538,6 +538,16 @@ fn prepare_at(
             FreeGrid::new(&w, analysis, &mask, &[])
         })
     };
+    // The grid of a clearance of `1.5 d0`: room for a thin wall and a strand on each side,
+    // where a corridor is too narrow for the wide grid's way.
+    let narrow = std::cell::OnceCell::new();
+    let narrow_grid = || {
+        narrow.get_or_init(|| {
+            let mut w = scene.clone();
+            w.d0 = 1.5 * scene.d0;
+            FreeGrid::new(&w, analysis, &mask, &[])
+        })
+    };
     let mut grid = base.with_walls(&walls_along(wall_dir, 5.0));
     // A loop through one corner is not drawn tiny where there is room: its wall reaches as
     // far as the room allows a strand on each side (at most `LOOP_WALL_MAX d0`), along the
@@ -647,62 +657,64 @@ fn prepare_at(
     // `hw`: the walls' half-width.
     // `round`: the walls along ways that do not turn back over the spot (`None` if there are
     // none), else the walls from the sector's bisector (or straight towards the nearest mark).
-    let loop_walls = |inside: &[Point], hw: f64, round: bool| -> Option<(Vec<Wall>, Vector)> {
-        if !same_corner || inside.is_empty() {
-            return None;
-        }
-        // Walls along ways with room, in the direction of the sector whose ways do not turn
-        // back over the spot (at a spot with no curve, within 90 degrees of the way to the
-        // nearest marked boundary, with the wall across the spot's back).
-        let sector = sector_a.or_else(|| {
-            let near = inside
-                .iter()
-                .min_by(|p, q| (*p - ca).norm().total_cmp(&(*q - ca).norm()))?;
-            let v = near - ca;
-            (v.norm() > 1e-9)
-                .then(|| (v.y.atan2(v.x) + std::f64::consts::PI, std::f64::consts::TAU))
-        });
-        if round {
-            let (mut w, u) =
-                marked::loop_walls_round(&scene, wide_grid(), (ca, ra), sector?, inside, hw)?;
-            if sector_a.is_none() {
-                let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
-                w.push((ca - n, ca + n, cell));
+    // `ways`: the free space the walls' ways are found in.
+    let loop_walls =
+        |inside: &[Point], hw: f64, round: bool, ways: &FreeGrid| -> Option<(Vec<Wall>, Vector)> {
+            if !same_corner || inside.is_empty() {
+                return None;
             }
-            return Some((w, u));
-        }
-        let (root, u) = match sector_a {
-            Some((ts, w)) => {
-                let t = ts + 0.5 * w;
-                let u = Vector::new(t.cos(), t.sin());
-                (ca + u * (ra + 3.0 * scene.d0), u)
-            }
-            None => {
+            // Walls along ways with room, in the direction of the sector whose ways do not turn
+            // back over the spot (at a spot with no curve, within 90 degrees of the way to the
+            // nearest marked boundary, with the wall across the spot's back).
+            let sector = sector_a.or_else(|| {
                 let near = inside
                     .iter()
                     .min_by(|p, q| (*p - ca).norm().total_cmp(&(*q - ca).norm()))?;
                 let v = near - ca;
-                if v.norm() < 1e-9 {
-                    return None;
+                (v.norm() > 1e-9)
+                    .then(|| (v.y.atan2(v.x) + std::f64::consts::PI, std::f64::consts::TAU))
+            });
+            if round {
+                let (mut w, u) =
+                    marked::loop_walls_round(&scene, ways, (ca, ra), sector?, inside, hw)?;
+                if sector_a.is_none() {
+                    let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                    w.push((ca - n, ca + n, cell));
                 }
-                (ca, v.normalize())
+                return Some((w, u));
             }
+            let (root, u) = match sector_a {
+                Some((ts, w)) => {
+                    let t = ts + 0.5 * w;
+                    let u = Vector::new(t.cos(), t.sin());
+                    (ca + u * (ra + 3.0 * scene.d0), u)
+                }
+                None => {
+                    let near = inside
+                        .iter()
+                        .min_by(|p, q| (*p - ca).norm().total_cmp(&(*q - ca).norm()))?;
+                    let v = near - ca;
+                    if v.norm() < 1e-9 {
+                        return None;
+                    }
+                    (ca, v.normalize())
+                }
+            };
+            let mut w = vec![(ca, root, hw)];
+            for &p in inside {
+                // Along a way with room for a strand on each side of the wall when there is one,
+                // else straight.
+                match wide_way(&scene, ways, root, p) {
+                    Some(way) => w.extend(way.windows(2).map(|s| (s[0], s[1], hw))),
+                    None => w.push((root, p, hw)),
+                }
+            }
+            if sector_a.is_none() {
+                let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
+                w.push((ca - n, ca + n, cell));
+            }
+            Some((w, u))
         };
-        let mut w = vec![(ca, root, hw)];
-        for &p in inside {
-            // Along a way with room for a strand on each side of the wall when there is one,
-            // else straight.
-            match wide_way(&scene, wide_grid(), root, p) {
-                Some(way) => w.extend(way.windows(2).map(|s| (s[0], s[1], hw))),
-                None => w.push((root, p, hw)),
-            }
-        }
-        if sector_a.is_none() {
-            let n = Vector::new(-u.y, u.x) * (ra + 3.0 * scene.d0);
-            w.push((ca - n, ca + n, cell));
-        }
-        Some((w, u))
-    };
     if sources.is_empty() {
         return Err(Refusal::NoRoomAtSpot(a));
     }
@@ -879,10 +891,10 @@ fn prepare_at(
                 // The walls from the bisector first: with the walls along ways that do not
                 // turn back first, 8 and 12 of 30 random 8-spot games were drawn to the end on
                 // two seed sets, against 14 and 11 this way (within noise on the second).
-                let bisector_walls = loop_walls(&inside, 1.5 * scene.d0, false);
+                let bisector_walls = loop_walls(&inside, 1.5 * scene.d0, false, wide_grid());
                 let walled = bisector_walls
                     .clone()
-                    .or_else(|| loop_walls(&inside, 1.5 * scene.d0, true))
+                    .or_else(|| loop_walls(&inside, 1.5 * scene.d0, true, wide_grid()))
                     .map(|(w, u)| {
                         let g = base.with_walls(&w);
                         let (s, t) = ends(&g, Some(u));
@@ -900,7 +912,9 @@ fn prepare_at(
                 // the way, and the parity search's shortest route round such a boundary and
                 // round the own boundary the other way is a figure eight.
                 let wide_walled = || {
-                    if inside.is_empty() || loop_walls(&inside, 1.5 * scene.d0, false).is_some() {
+                    if inside.is_empty()
+                        || loop_walls(&inside, 1.5 * scene.d0, false, wide_grid()).is_some()
+                    {
                         return None;
                     }
                     let mut w = arc_walls(e.arc(), &inside, &scene)?;
@@ -926,14 +940,17 @@ fn prepare_at(
                     Some((g, s, t))
                 };
                 // Last for a loop, walls one cell thin: where the way to a marked boundary
-                // passes a narrow place, both strands and a thick wall do not fit through.
+                // passes a narrow place, both strands and a thick wall do not fit through;
+                // along ways with room for the thin wall alone when the ways with room for a
+                // thick one are shut.
                 let thin_walled = || {
-                    let (w, u) = loop_walls(&inside, cell, true)?;
+                    let (w, u) = loop_walls(&inside, cell, true, wide_grid())
+                        .or_else(|| loop_walls(&inside, cell, true, narrow_grid()))?;
                     let g = base.with_walls(&w);
                     let (s, t) = ends(&g, Some(u));
                     Some((g, s, t))
                 };
-                let mut wide_grid: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
+                let mut other: Option<(FreeGrid, Vec<Cell>, Vec<Cell>)>;
                 // The tries in turn: the walled grid, the walls along ways that do not turn
                 // back (when the first had others), the plain grid, the wide-walled one, the
                 // thin-walled one.
@@ -950,15 +967,17 @@ fn prepare_at(
                         // The walls along ways that do not turn back, when the first try had
                         // the bisector's.
                         1 => {
-                            wide_grid = bisector_walls
+                            other = bisector_walls
                                 .as_ref()
-                                .and_then(|_| loop_walls(&inside, 1.5 * scene.d0, true))
+                                .and_then(|_| {
+                                    loop_walls(&inside, 1.5 * scene.d0, true, wide_grid())
+                                })
                                 .map(|(w, u)| {
                                     let g = base.with_walls(&w);
                                     let (s, t) = ends(&g, Some(u));
                                     (g, s, t)
                                 });
-                            match &wide_grid {
+                            match &other {
                                 Some((g, s, t)) => (g, s, t),
                                 None => {
                                     k += 1;
@@ -968,8 +987,8 @@ fn prepare_at(
                         }
                         2 => (&grid, &sources, &targets),
                         3 | 4 => {
-                            wide_grid = if k == 3 { wide_walled() } else { thin_walled() };
-                            match &wide_grid {
+                            other = if k == 3 { wide_walled() } else { thin_walled() };
+                            match &other {
                                 Some((g, s, t)) => (g, s, t),
                                 None => {
                                     k += 1;
