@@ -159,7 +159,8 @@ pub(crate) struct ShapeScratch {
     kept_reg: Vec<u32>,
     /// Per kept boundary: whether it is a merged region's bag.
     kept_bag: Vec<bool>,
-    /// Per kept region: its lives.
+    /// Per kept region: its lives (the one-pass reading stops counting past 3, so there a
+    /// region with more has some count above 3).
     region_lives: Vec<u32>,
     /// Per spot index.
     spots: Vec<SpotInfo>,
@@ -342,6 +343,11 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
                 if info.stamp != pass {
                     info.stamp = pass;
                     lives += u32::from(l);
+                    // Past three lives the region is neither dead nor small: its exact count
+                    // is never looked at, so the rest of its corners need not be read.
+                    if lives > 3 {
+                        break;
+                    }
                 }
             }
         }
