@@ -119,7 +119,9 @@ pub(crate) struct Shape {
 }
 
 /// What building a shape keeps per spot (one record per spot index, so that one lookup finds all).
+/// Aligned to 32 bytes, so that a record's offset is its index shifted.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct SpotInfo {
     /// The region pass that last counted the spot's lives.
     stamp: u32,
