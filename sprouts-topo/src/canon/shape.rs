@@ -304,6 +304,39 @@ pub(crate) fn build(
 /// (`kept_bag` is left empty: [`emit`] works the bags out itself.)
 #[inline(never)]
 fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
+    // The canonical forms' mode gets a copy of its own with the options as constants, so that
+    // the loops over corners do not test them.
+    if mode.drop_dead && mode.drop_stumps && mode.glop {
+        read_with(pos, ReadOptions::ALL, scratch)
+    } else {
+        let options = ReadOptions {
+            drop_dead: mode.drop_dead,
+            drop_stumps: mode.drop_stumps,
+            glop: mode.glop,
+        };
+        read_with(pos, options, scratch)
+    }
+}
+
+/// The options [`read`] looks at.
+#[derive(Clone, Copy)]
+struct ReadOptions {
+    drop_dead: bool,
+    drop_stumps: bool,
+    glop: bool,
+}
+
+impl ReadOptions {
+    const ALL: ReadOptions = ReadOptions {
+        drop_dead: true,
+        drop_stumps: true,
+        glop: true,
+    };
+}
+
+/// The body of [`read`], inlined into each of its calls.
+#[inline(always)]
+fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> bool {
     scratch.kept.clear();
     scratch.kept_bnd.clear();
     scratch.kept_bnd.push(0);
