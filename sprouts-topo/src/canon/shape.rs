@@ -540,35 +540,58 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
         if merge && (2..=3).contains(&scratch.region_lives[r]) {
             // One bag: the spots met elsewhere or with two lives or more in order, then each
             // private 1-life spot once.
-            let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
-            for &c in &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize] {
-                let info = &spots[c.index()];
-                if lives_of[c.index()] >= 2 || info.first_region != info.last_region {
-                    let i = c.index();
+            let region = &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize];
+            // Twice the number of private 1-life spots: every kept occurrence of one is in
+            // this region, so each of its occurrences counts 2 / occurrences.
+            let mut halves = 0u32;
+            let mut private_stump = false;
+            for &c in region {
+                let i = c.index();
+                let info = &spots[i];
+                let lives = lives_of[i];
+                if lives >= 2 || info.first_region != info.last_region {
                     let t = token(
                         spots,
-                        lives_of[i],
+                        lives,
                         i,
                         false,
                         &mut n_labels,
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
-                } else if !privates.contains(&c) {
-                    privates.push(c);
+                } else if lives == 1 {
+                    halves += if info.occ >= 2 { 1 } else { 2 };
+                } else {
+                    private_stump = true;
                 }
             }
-            for &c in &privates {
-                let i = c.index();
-                let t = token(
-                    spots,
-                    lives_of[i],
-                    i,
-                    true,
-                    &mut n_labels,
-                    &mut shape.label_class,
-                );
-                shape.toks.push(t);
+            if !private_stump {
+                // All the same class (one life), so their order does not show.
+                let n = halves / 2;
+                shape.toks.extend(std::iter::repeat_n(2, n as usize));
+            } else {
+                // Stumps kept (not the canonical forms' modes): each private spot once, in
+                // order of first appearance, by its class.
+                let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
+                for &c in region {
+                    let info = &spots[c.index()];
+                    let private = lives_of[c.index()] < 2 && info.first_region == info.last_region;
+                    if private && !privates.contains(&c) {
+                        privates.push(c);
+                    }
+                }
+                for &c in &privates {
+                    let i = c.index();
+                    let t = token(
+                        spots,
+                        lives_of[i],
+                        i,
+                        true,
+                        &mut n_labels,
+                        &mut shape.label_class,
+                    );
+                    shape.toks.push(t);
+                }
             }
             shape.bnd.push(shape.toks.len() as u32);
             shape.bag.push(true);
