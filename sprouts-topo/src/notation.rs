@@ -621,6 +621,46 @@ pub(crate) fn write_lands<'t>(
     }
     let ext_lower = max_lower > COMPACT_LOWER;
     let ext_upper = max_upper > COMPACT_UPPER;
+    write_named(land, reg, boundary, states, ext_lower, ext_upper, out);
+}
+
+/// [`write_lands`] for lands whose letters' cases are known, and few enough to need no extended
+/// names: `lower[i]` says whether label `i` is met twice in one region (and `lower.len()` is the
+/// number of labels, at most [`COMPACT_LOWER`]). The pass that works the cases out is skipped.
+pub(crate) fn write_lands_cased<'t>(
+    land: &[u32],
+    reg: &[u32],
+    lower: &[bool],
+    boundary: impl Fn(usize) -> &'t [u32],
+    scratch: &mut WriteScratch,
+    out: &mut String,
+) {
+    debug_assert!(lower.len() <= COMPACT_LOWER as usize);
+    if land.len() == 1 {
+        out.push('!');
+        return;
+    }
+    scratch.labels.clear();
+    scratch.labels.extend(lower.iter().map(|&lower| LabelState {
+        lower,
+        ..LabelState::FRESH
+    }));
+    write_named(land, reg, boundary, &mut scratch.labels, false, false, out);
+}
+
+/// The writing pass of [`write_lands`], the labels' cases known: names letters in order of first
+/// appearance (upper case per land, lower case per region) as it writes them.
+#[inline(always)]
+fn write_named<'t>(
+    land: &[u32],
+    reg: &[u32],
+    boundary: impl Fn(usize) -> &'t [u32],
+    states: &mut [LabelState],
+    ext_lower: bool,
+    ext_upper: bool,
+    out: &mut String,
+) {
+    let n_lands = land.len() - 1;
     for l in 0..n_lands {
         if l > 0 {
             out.push('+');
