@@ -482,29 +482,31 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     let mut uf = std::mem::take(&mut scratch.uf);
     let any_link = scratch.any_link;
     scratch.order.clear();
-    scratch.order.extend(0..nr as u32);
     scratch.land_of.clear();
     if any_link {
-        for r in 0..nr as u32 {
-            scratch.land_of.push(uf.find(r));
-        }
+        scratch.land_of.extend((0..nr as u32).map(|r| uf.find(r)));
         // Regions by land root, in order within a land: a counting sort (stable, as the
-        // reference's sort by key).
+        // reference's sort by key), through slices of exact lengths.
+        let land_of = &scratch.land_of[..nr];
         let fill = &mut scratch.fill;
         fill.clear();
         fill.resize(nr + 1, 0);
-        for &root in &scratch.land_of {
+        let fill = &mut fill[..=nr];
+        for &root in land_of {
             fill[root as usize + 1] += 1;
         }
         for k in 0..nr {
             fill[k + 1] += fill[k];
         }
-        for r in 0..nr as u32 {
-            let k = &mut fill[scratch.land_of[r as usize] as usize];
-            scratch.order[*k as usize] = r;
+        scratch.order.resize(nr, 0);
+        let order = &mut scratch.order[..nr];
+        for (r, &root) in land_of.iter().enumerate() {
+            let k = &mut fill[root as usize];
+            order[*k as usize] = r as u32;
             *k += 1;
         }
     } else {
+        scratch.order.extend(0..nr as u32);
         scratch.land_of.extend(0..nr as u32);
     }
     scratch.uf = uf;
