@@ -828,7 +828,17 @@ mod tests {
         (a, b)
     }
 
-    const MODES: [KeyOptions; 3] = [KeyOptions::GLOP, KeyOptions::PLAIN, KeyOptions::FULL];
+    /// The modes of the canonical forms and keys, and GLOP's reductions with stumps kept (a
+    /// merged region's private spots are then listed rather than counted).
+    const MODES: [KeyOptions; 4] = [
+        KeyOptions::GLOP,
+        KeyOptions::PLAIN,
+        KeyOptions::FULL,
+        KeyOptions {
+            drop_stumps: false,
+            ..KeyOptions::GLOP
+        },
+    ];
 
     /// One position per GLOP class reachable from 1 to 4 seeds, and every child of each, as
     /// played (stumps, dead regions and all): the same shape both ways, in every mode.
