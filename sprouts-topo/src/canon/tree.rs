@@ -1855,7 +1855,7 @@ impl TreeScratch {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn emit_token(&self, t: &mut Trav, tok: u32) {
         if tok < LABEL_BASE {
             t.code.push(CLASS + tok);
