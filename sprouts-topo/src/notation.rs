@@ -532,12 +532,30 @@ pub(crate) struct Flat<'a> {
     pub(crate) labels: usize,
 }
 
-/// Scratch space for [`write_flat`].
+/// Scratch space for [`write_flat`]: what is known of each label (one record per label, so that
+/// one table is reset per call and one lookup finds all).
 #[derive(Default)]
 pub(crate) struct WriteScratch {
-    first_region: Vec<u32>,
-    lower: Vec<bool>,
-    name: Vec<u32>,
+    labels: Vec<LabelState>,
+}
+
+/// What [`write_lands`] knows of a label.
+#[derive(Clone, Copy)]
+struct LabelState {
+    /// The first region it is met in, or `u32::MAX`.
+    first_region: u32,
+    /// Its number among the letters of its case once written (from 1), or 0.
+    name: u32,
+    /// Whether it is met again in its first region (a lower-case letter).
+    lower: bool,
+}
+
+impl LabelState {
+    const FRESH: LabelState = LabelState {
+        first_region: u32::MAX,
+        name: 0,
+        lower: false,
+    };
 }
 
 /// Writes flattened lands in GLOP notation into `out` (the empty position is `!`).
@@ -569,12 +587,9 @@ pub(crate) fn write_lands<'t>(
         out.push('!');
         return;
     }
-    scratch.first_region.clear();
-    scratch.first_region.resize(labels, u32::MAX);
-    scratch.lower.clear();
-    scratch.lower.resize(labels, false);
-    scratch.name.clear();
-    scratch.name.resize(labels, 0);
+    scratch.labels.clear();
+    scratch.labels.resize(labels, LabelState::FRESH);
+    let states = scratch.labels.as_mut_slice();
     // Which letters are lower case, and how many letters of each case are needed.
     let mut max_lower = 0u32;
     let mut max_upper = 0u32;
@@ -586,14 +601,14 @@ pub(crate) fn write_lands<'t>(
             for b in reg[r as usize]..reg[r as usize + 1] {
                 for &t in boundary(b as usize) {
                     if t >= LABEL {
-                        let i = (t - LABEL) as usize;
-                        if scratch.first_region[i] == u32::MAX {
-                            scratch.first_region[i] = r;
+                        let st = &mut states[(t - LABEL) as usize];
+                        if st.first_region == u32::MAX {
+                            st.first_region = r;
                             upper += 1;
-                        } else if scratch.first_region[i] == r && !scratch.lower[i] {
+                        } else if st.first_region == r && !st.lower {
                             // Met again in its first region: a lower-case letter (counted once,
                             // however often it is met, so `upper` cannot go below zero).
-                            scratch.lower[i] = true;
+                            st.lower = true;
                             lower += 1;
                             upper -= 1;
                         }
@@ -606,9 +621,46 @@ pub(crate) fn write_lands<'t>(
     }
     let ext_lower = max_lower > COMPACT_LOWER;
     let ext_upper = max_upper > COMPACT_UPPER;
-    for i in 0..labels {
-        scratch.first_region[i] = u32::MAX;
+    write_named(land, reg, boundary, states, ext_lower, ext_upper, out);
+}
+
+/// [`write_lands`] for lands whose letters' cases are known, and few enough to need no extended
+/// names: `lower[i]` says whether label `i` is met twice in one region (and `lower.len()` is the
+/// number of labels, at most [`COMPACT_LOWER`]). The pass that works the cases out is skipped.
+pub(crate) fn write_lands_cased<'t>(
+    land: &[u32],
+    reg: &[u32],
+    lower: &[bool],
+    boundary: impl Fn(usize) -> &'t [u32],
+    scratch: &mut WriteScratch,
+    out: &mut String,
+) {
+    debug_assert!(lower.len() <= COMPACT_LOWER as usize);
+    if land.len() == 1 {
+        out.push('!');
+        return;
     }
+    scratch.labels.clear();
+    scratch.labels.extend(lower.iter().map(|&lower| LabelState {
+        lower,
+        ..LabelState::FRESH
+    }));
+    write_named(land, reg, boundary, &mut scratch.labels, false, false, out);
+}
+
+/// The writing pass of [`write_lands`], the labels' cases known: names letters in order of first
+/// appearance (upper case per land, lower case per region) as it writes them.
+#[inline(always)]
+fn write_named<'t>(
+    land: &[u32],
+    reg: &[u32],
+    boundary: impl Fn(usize) -> &'t [u32],
+    states: &mut [LabelState],
+    ext_lower: bool,
+    ext_upper: bool,
+    out: &mut String,
+) {
+    let n_lands = land.len() - 1;
     for l in 0..n_lands {
         if l > 0 {
             out.push('+');
@@ -648,22 +700,21 @@ pub(crate) fn write_lands<'t>(
                         out.push((b'0' + t as u8) as char);
                         continue;
                     }
-                    let i = (t - LABEL) as usize;
-                    if scratch.first_region[i] == u32::MAX {
-                        scratch.first_region[i] = r;
-                        if scratch.lower[i] {
+                    let st = &mut states[(t - LABEL) as usize];
+                    if st.name == 0 {
+                        // Named in order of first appearance.
+                        if st.lower {
                             next_lower += 1;
-                            scratch.name[i] = next_lower;
+                            st.name = next_lower;
                         } else {
                             next_upper += 1;
-                            scratch.name[i] = next_upper;
+                            st.name = next_upper;
                         }
                     }
-                    let n = scratch.name[i];
-                    if scratch.lower[i] {
-                        push_letter(out, b'a', b'm', n, ext_lower);
+                    if st.lower {
+                        push_letter(out, b'a', b'm', st.name, ext_lower);
                     } else {
-                        push_letter(out, b'A', b'Z', n, ext_upper);
+                        push_letter(out, b'A', b'Z', st.name, ext_upper);
                     }
                 }
                 b += 1;

@@ -502,6 +502,7 @@ impl UnionFind {
     }
 
     /// Joins the sets of `a` and `b`; returns false if they were already one.
+    #[inline]
     pub(crate) fn union(&mut self, a: u32, b: u32) -> bool {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {

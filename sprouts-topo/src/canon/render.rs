@@ -9,7 +9,9 @@
 
 use super::shape::{LABEL_BASE, Shape};
 use super::tree::{BND, CLASS, END, GRP, NEW, NOT_TREE, REF, REG, ROOT_2, ROOT_G, ROOT_R};
-use crate::notation::{COMPACT_LOWER, LABEL, WriteScratch, push_letter, push_number, write_lands};
+use crate::notation::{
+    COMPACT_LOWER, LABEL, WriteScratch, push_letter, push_number, write_lands, write_lands_cased,
+};
 
 /// Scratch space for decoding and writing.
 #[derive(Default, Debug)]
@@ -24,13 +26,19 @@ pub(crate) struct RenderScratch {
     /// Per piece being decoded: the labels named so far (global ids).
     names: Vec<u32>,
     next_label: u32,
+    /// Per label: the region of its first occurrence and how often it is met, and whether it is
+    /// met twice in one region (a lower-case letter); `cased` stays true while every label is
+    /// met at most twice (the cases are then known without the writer's counting pass).
+    label_seen: Vec<(u32, u8)>,
+    label_lower: Vec<bool>,
+    cased: bool,
     /// The boundaries grouped by region: region `r` is `order[reg[r]..reg[r + 1]]`.
     order: Vec<u32>,
     reg: Vec<u32>,
     fill: Vec<u32>,
     write: WriteScratchBox,
-    /// Decode every land (no direct writing of single regions): the reference the shortcut is
-    /// tested against.
+    /// Decode every land (no direct writing of single regions) and let the writer work out the
+    /// letters' cases itself: the reference the shortcuts are tested against.
     pub(crate) reference: bool,
 }
 
@@ -58,6 +66,9 @@ impl RenderScratch {
         self.names.clear();
         self.n_regions = 0;
         self.next_label = 0;
+        self.label_seen.clear();
+        self.label_lower.clear();
+        self.cased = true;
         let mut i = 1usize;
         match code[0] {
             ROOT_R => {
@@ -72,6 +83,7 @@ impl RenderScratch {
             }
             NOT_TREE => {
                 self.stored_order(shape, land);
+                self.cased = false;
             }
             other => unreachable!("a land code starts with a root marker, not {other}"),
         }
@@ -97,17 +109,31 @@ impl RenderScratch {
         }
         let land = [0, self.n_regions];
         let (order, bnds, btoks) = (&self.order, &self.bnds, &self.btoks);
-        write_lands(
-            &land,
-            &self.reg,
-            self.next_label as usize,
-            |b| {
-                let (s, e) = bnds[order[b] as usize];
-                &btoks[s as usize..e as usize]
-            },
-            &mut self.write.0,
-            out,
-        );
+        let boundary = |b: usize| {
+            let (s, e) = bnds[order[b] as usize];
+            &btoks[s as usize..e as usize]
+        };
+        if !self.reference && self.cased && self.next_label <= COMPACT_LOWER {
+            // Every letter met at most twice, so its case is whether its two occurrences are
+            // in one region, as the decoding saw; and too few letters for extended names.
+            write_lands_cased(
+                &land,
+                &self.reg,
+                &self.label_lower,
+                boundary,
+                &mut self.write.0,
+                out,
+            );
+        } else {
+            write_lands(
+                &land,
+                &self.reg,
+                self.next_label as usize,
+                boundary,
+                &mut self.write.0,
+                out,
+            );
+        }
     }
 
     fn new_region(&mut self) -> u32 {
@@ -133,7 +159,8 @@ impl RenderScratch {
         debug_assert_eq!(code[*i], GRP);
         *i += 1;
         let base = self.names.len();
-        let b0 = self.word(code, i, base);
+        // The region each word goes to: the parent, or the next new region.
+        let b0 = self.word(code, i, base, parent.unwrap_or(self.n_regions));
         match parent {
             Some(r) => self.pairs.push((r, b0)),
             None => {
@@ -143,7 +170,7 @@ impl RenderScratch {
         }
         while code[*i] == BND {
             *i += 1;
-            let b = self.word(code, i, base);
+            let b = self.word(code, i, base, self.n_regions);
             let r = self.new_region();
             self.region(code, i, r, Some(b));
         }
@@ -152,8 +179,9 @@ impl RenderScratch {
         self.names.truncate(base);
     }
 
-    /// Decodes a boundary word and returns the new boundary's index.
-    fn word(&mut self, code: &[u32], i: &mut usize, base: usize) -> u32 {
+    /// Decodes a boundary word, which goes to region `region`, and returns the new boundary's
+    /// index.
+    fn word(&mut self, code: &[u32], i: &mut usize, base: usize, region: u32) -> u32 {
         let start = self.btoks.len() as u32;
         while *i < code.len() && code[*i] >= CLASS {
             let unit = code[*i];
@@ -164,9 +192,20 @@ impl RenderScratch {
                 let id = self.next_label;
                 self.next_label += 1;
                 self.names.push(id);
+                self.label_seen.push((region, 1));
+                self.label_lower.push(false);
                 LABEL + id
             } else {
-                LABEL + self.names[base + (unit - REF) as usize]
+                let id = self.names[base + (unit - REF) as usize];
+                let seen = &mut self.label_seen[id as usize];
+                seen.1 = seen.1.saturating_add(1);
+                if seen.1 > 2 {
+                    self.cased = false;
+                }
+                if seen.0 == region {
+                    self.label_lower[id as usize] = true;
+                }
+                LABEL + id
             };
             self.btoks.push(tok);
         }

@@ -119,7 +119,9 @@ pub(crate) struct Shape {
 }
 
 /// What building a shape keeps per spot (one record per spot index, so that one lookup finds all).
+/// Aligned to 32 bytes, so that a record's offset is its index shifted.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct SpotInfo {
     /// The region pass that last counted the spot's lives.
     stamp: u32,
@@ -159,7 +161,8 @@ pub(crate) struct ShapeScratch {
     kept_reg: Vec<u32>,
     /// Per kept boundary: whether it is a merged region's bag.
     kept_bag: Vec<bool>,
-    /// Per kept region: its lives.
+    /// Per kept region: its lives (the one-pass reading stops counting past 3, so there a
+    /// region with more has some count above 3).
     region_lives: Vec<u32>,
     /// Per spot index.
     spots: Vec<SpotInfo>,
@@ -301,6 +304,39 @@ pub(crate) fn build(
 /// (`kept_bag` is left empty: [`emit`] works the bags out itself.)
 #[inline(never)]
 fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
+    // The canonical forms' mode gets a copy of its own with the options as constants, so that
+    // the loops over corners do not test them.
+    if mode.drop_dead && mode.drop_stumps && mode.glop {
+        read_with(pos, ReadOptions::ALL, scratch)
+    } else {
+        let options = ReadOptions {
+            drop_dead: mode.drop_dead,
+            drop_stumps: mode.drop_stumps,
+            glop: mode.glop,
+        };
+        read_with(pos, options, scratch)
+    }
+}
+
+/// The options [`read`] looks at.
+#[derive(Clone, Copy)]
+struct ReadOptions {
+    drop_dead: bool,
+    drop_stumps: bool,
+    glop: bool,
+}
+
+impl ReadOptions {
+    const ALL: ReadOptions = ReadOptions {
+        drop_dead: true,
+        drop_stumps: true,
+        glop: true,
+    };
+}
+
+/// The body of [`read`], inlined into each of its calls.
+#[inline(always)]
+fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> bool {
     scratch.kept.clear();
     scratch.kept_bnd.clear();
     scratch.kept_bnd.push(0);
@@ -342,6 +378,11 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
                 if info.stamp != pass {
                     info.stamp = pass;
                     lives += u32::from(l);
+                    // Past three lives the region is neither dead nor small: its exact count
+                    // is never looked at, so the rest of its corners need not be read.
+                    if lives > 3 {
+                        break;
+                    }
                 }
             }
         }
@@ -441,29 +482,31 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     let mut uf = std::mem::take(&mut scratch.uf);
     let any_link = scratch.any_link;
     scratch.order.clear();
-    scratch.order.extend(0..nr as u32);
     scratch.land_of.clear();
     if any_link {
-        for r in 0..nr as u32 {
-            scratch.land_of.push(uf.find(r));
-        }
+        scratch.land_of.extend((0..nr as u32).map(|r| uf.find(r)));
         // Regions by land root, in order within a land: a counting sort (stable, as the
-        // reference's sort by key).
+        // reference's sort by key), through slices of exact lengths.
+        let land_of = &scratch.land_of[..nr];
         let fill = &mut scratch.fill;
         fill.clear();
         fill.resize(nr + 1, 0);
-        for &root in &scratch.land_of {
+        let fill = &mut fill[..=nr];
+        for &root in land_of {
             fill[root as usize + 1] += 1;
         }
         for k in 0..nr {
             fill[k + 1] += fill[k];
         }
-        for r in 0..nr as u32 {
-            let k = &mut fill[scratch.land_of[r as usize] as usize];
-            scratch.order[*k as usize] = r;
+        scratch.order.resize(nr, 0);
+        let order = &mut scratch.order[..nr];
+        for (r, &root) in land_of.iter().enumerate() {
+            let k = &mut fill[root as usize];
+            order[*k as usize] = r as u32;
             *k += 1;
         }
     } else {
+        scratch.order.extend(0..nr as u32);
         scratch.land_of.extend(0..nr as u32);
     }
     scratch.uf = uf;
@@ -499,35 +542,58 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
         if merge && (2..=3).contains(&scratch.region_lives[r]) {
             // One bag: the spots met elsewhere or with two lives or more in order, then each
             // private 1-life spot once.
-            let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
-            for &c in &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize] {
-                let info = &spots[c.index()];
-                if lives_of[c.index()] >= 2 || info.first_region != info.last_region {
-                    let i = c.index();
+            let region = &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize];
+            // Twice the number of private 1-life spots: every kept occurrence of one is in
+            // this region, so each of its occurrences counts 2 / occurrences.
+            let mut halves = 0u32;
+            let mut private_stump = false;
+            for &c in region {
+                let i = c.index();
+                let info = &spots[i];
+                let lives = lives_of[i];
+                if lives >= 2 || info.first_region != info.last_region {
                     let t = token(
                         spots,
-                        lives_of[i],
+                        lives,
                         i,
                         false,
                         &mut n_labels,
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
-                } else if !privates.contains(&c) {
-                    privates.push(c);
+                } else if lives == 1 {
+                    halves += if info.occ >= 2 { 1 } else { 2 };
+                } else {
+                    private_stump = true;
                 }
             }
-            for &c in &privates {
-                let i = c.index();
-                let t = token(
-                    spots,
-                    lives_of[i],
-                    i,
-                    true,
-                    &mut n_labels,
-                    &mut shape.label_class,
-                );
-                shape.toks.push(t);
+            if !private_stump {
+                // All the same class (one life), so their order does not show.
+                let n = halves / 2;
+                shape.toks.extend(std::iter::repeat_n(2, n as usize));
+            } else {
+                // Stumps kept (not the canonical forms' modes): each private spot once, in
+                // order of first appearance, by its class.
+                let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
+                for &c in region {
+                    let info = &spots[c.index()];
+                    let private = lives_of[c.index()] < 2 && info.first_region == info.last_region;
+                    if private && !privates.contains(&c) {
+                        privates.push(c);
+                    }
+                }
+                for &c in &privates {
+                    let i = c.index();
+                    let t = token(
+                        spots,
+                        lives_of[i],
+                        i,
+                        true,
+                        &mut n_labels,
+                        &mut shape.label_class,
+                    );
+                    shape.toks.push(t);
+                }
             }
             shape.bnd.push(shape.toks.len() as u32);
             shape.bag.push(true);
@@ -762,7 +828,17 @@ mod tests {
         (a, b)
     }
 
-    const MODES: [KeyOptions; 3] = [KeyOptions::GLOP, KeyOptions::PLAIN, KeyOptions::FULL];
+    /// The modes of the canonical forms and keys, and GLOP's reductions with stumps kept (a
+    /// merged region's private spots are then listed rather than counted).
+    const MODES: [KeyOptions; 4] = [
+        KeyOptions::GLOP,
+        KeyOptions::PLAIN,
+        KeyOptions::FULL,
+        KeyOptions {
+            drop_stumps: false,
+            ..KeyOptions::GLOP
+        },
+    ];
 
     /// One position per GLOP class reachable from 1 to 4 seeds, and every child of each, as
     /// played (stumps, dead regions and all): the same shape both ways, in every mode.

@@ -1834,6 +1834,7 @@ impl TreeScratch {
         self.push_region_code(t, self.breg[b] as usize);
     }
 
+    #[inline]
     fn push_region_code(&self, t: &mut Trav, r: usize) {
         let (s, e) = (self.code_start[r] as usize, self.code_end[r] as usize);
         t.code.extend_from_slice(&self.arena[s..e]);
@@ -1855,7 +1856,7 @@ impl TreeScratch {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn emit_token(&self, t: &mut Trav, tok: u32) {
         if tok < LABEL_BASE {
             t.code.push(CLASS + tok);
