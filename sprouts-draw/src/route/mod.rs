@@ -398,6 +398,21 @@ fn spot_of(pos: &Position, c: Corner) -> Result<SpotId, Refusal> {
         .ok_or(Refusal::Illegal(format!("no corner {c:?}")))
 }
 
+/// The free space without walls at the clearance `k d0`, built when first asked for.
+fn grid_at<'a>(
+    cell: &'a std::cell::OnceCell<FreeGrid>,
+    scene: &Scene,
+    analysis: &Analysis,
+    terminals: &[Terminal],
+    k: f64,
+) -> &'a FreeGrid {
+    cell.get_or_init(|| {
+        let mut w = scene.clone();
+        w.d0 = k * scene.d0;
+        FreeGrid::new(&w, analysis, terminals, &[])
+    })
+}
+
 /// The clearances, as fractions of `d0`, the planner's free space is built with in turn when
 /// there is no way at the full `d0`: a corridor narrower than `2 d0` still takes a curve the
 /// certificate accepts (`0.6 d0` from everything), and the finer grid that comes with the
@@ -527,27 +542,14 @@ fn prepare_at(
             },
         ]
     };
-    // What does not depend on the walls is measured once, and the grid of a clearance of
-    // `3 d0` (for walls along ways with room) when first needed.
+    // What does not depend on the walls is measured once, and the grids of a clearance of
+    // `3 d0` (for walls along ways with room for a thick wall and a strand on each side) and
+    // `1.5 d0` (room for a thin wall and the strands, where a corridor is too narrow for the
+    // first) when first needed.
     let base = GridBase::new(&scene, analysis, &mask);
-    let wide = std::cell::OnceCell::new();
-    let wide_grid = || {
-        wide.get_or_init(|| {
-            let mut w = scene.clone();
-            w.d0 = 3.0 * scene.d0;
-            FreeGrid::new(&w, analysis, &mask, &[])
-        })
-    };
-    // The grid of a clearance of `1.5 d0`: room for a thin wall and a strand on each side,
-    // where a corridor is too narrow for the wide grid's way.
-    let narrow = std::cell::OnceCell::new();
-    let narrow_grid = || {
-        narrow.get_or_init(|| {
-            let mut w = scene.clone();
-            w.d0 = 1.5 * scene.d0;
-            FreeGrid::new(&w, analysis, &mask, &[])
-        })
-    };
+    let (wide, narrow) = (std::cell::OnceCell::new(), std::cell::OnceCell::new());
+    let wide_grid = || grid_at(&wide, &scene, analysis, &mask, 3.0);
+    let narrow_grid = || grid_at(&narrow, &scene, analysis, &mask, 1.5);
     let mut grid = base.with_walls(&walls_along(wall_dir, 5.0));
     // A loop through one corner is not drawn tiny where there is room: its wall reaches as
     // far as the room allows a strand on each side (at most `LOOP_WALL_MAX d0`), along the
