@@ -248,15 +248,14 @@ pub(crate) fn keeps_its_sides(
 /// The walls of a loop through one corner of a spot with curves round marked boundaries (the
 /// barrier tree of spec 3.3 drawn along ways with room): a wall from the spot to a root
 /// `ra + 3 d0` out in a direction of the corner's sector, and from the root to each marked
-/// boundary's point along a way that keeps `3 d0` from everything (room for the wall and a
-/// strand of the loop on each side). Of five directions spread over the middle half of the
-/// sector, the one whose
-/// ways are shortest, among those whose ways never come back nearer the spot than the root:
+/// boundary's point along a way that keeps the clearance of `g` from everything (room for the
+/// wall and a strand of the loop on each side). Of five directions spread over the middle half
+/// of the sector, the one whose ways are shortest, among those whose ways never come back nearer the spot than the root:
 /// a way that turns back over the spot (the way to a far boundary round the end of the spot's
 /// own curve, say) closes the spot's sides, so that the loop cannot leave on one side of the
 /// wall. The sector's bisector wins ties. `None` when no direction has such ways; the wall
-/// direction is returned with the walls, each of half-width `hw`. `g` is the free space at a
-/// clearance of `3 d0`.
+/// direction is returned with the walls, each of half-width `hw`. `g` is the free space the
+/// ways keep to: a clearance of `3 d0`, or `1.5 d0` for thin walls where that has no way.
 pub(crate) fn loop_walls_round(
     scene: &Scene,
     g: &FreeGrid,
