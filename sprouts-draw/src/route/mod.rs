@@ -306,6 +306,14 @@ impl Refusal {
                 needed,
                 spots,
                 curves,
+            } if *widest <= 0.0 && spots.is_empty() && curves.is_empty() => format!(
+                "no way: no way at all on the planner's grid (a passage narrower than its cells), {needed:.2} px needed"
+            ),
+            Refusal::NoPath {
+                widest,
+                needed,
+                spots,
+                curves,
             } => format!(
                 "no way: the widest way has clearance {widest:.2} px, {needed:.2} px needed; narrowest at spots [{}] curves [{}]",
                 list(spots),

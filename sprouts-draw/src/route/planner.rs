@@ -372,7 +372,9 @@ impl FreeGrid {
     }
 
     /// The widest way (the path whose narrowest clearance is largest) from `sources` to
-    /// `targets` over allowed cells: its narrowest clearance and the cell where it is reached.
+    /// `targets` over allowed cells, stepping only between cells whose clearances add up to
+    /// more than the step (so that no curve passes between them): its narrowest clearance and
+    /// the cell where it is reached.
     pub(crate) fn widest(&self, sources: &[Cell], targets: &[Cell]) -> Option<(f64, Cell)> {
         let n = self.nx * self.ny;
         let mut best = vec![f32::NEG_INFINITY; n];
@@ -392,11 +394,17 @@ impl FreeGrid {
             if is_target.contains(&c) {
                 return Some((w, worst_at[c as usize]));
             }
-            for (m, _) in self.neighbours(c) {
+            let cc = self.clear[c as usize];
+            for (m, step) in self.neighbours(c) {
                 if !self.allowed[m as usize] {
                     continue;
                 }
                 let cm = self.clear[m as usize];
+                // A step is taken only where the two cells' clear discs overlap along it:
+                // else a curve may pass between their centres, and the way would cross it.
+                if f64::from(cc) + f64::from(cm) <= step + 0.01 {
+                    continue;
+                }
                 let nw = (w as f32).min(cm);
                 if nw > best[m as usize] {
                     best[m as usize] = nw;
@@ -1641,6 +1649,51 @@ mod tests {
             }
         }
         assert!(cases >= 40, "{cases}");
+    }
+
+    /// A grid of 4.2 px cells, 210 x 126 px, all allowed, whose clearances are measured to
+    /// the window's edges and to a curve down `x = 100.8` (midway between two columns of
+    /// centres) from `y = top` to below the window.
+    fn grid_with_a_wall(top: f64) -> FreeGrid {
+        let cell = 4.2;
+        let (nx, ny) = (50, 30);
+        let (a, b) = (Point::new(100.8, top), Point::new(100.8, 300.0));
+        let clear: Vec<f32> = (0..nx * ny)
+            .map(|c| {
+                let p = centre_of(cell, c % nx, c / nx);
+                let edge = p.x.min(p.y).min(210.0 - p.x).min(126.0 - p.y);
+                edge.min(sprouts_geom::point_segment_distance(p, a, b)) as f32
+            })
+            .collect();
+        FreeGrid {
+            cell,
+            nx,
+            ny,
+            near: vec![Obstacle::Edge; nx * ny],
+            allowed: vec![true; nx * ny],
+            open: clear.iter().map(|&c| c >= 6.0).collect(),
+            room: clear.clone(),
+            clear,
+            d0: 6.0,
+            cost: vec![1.0; nx * ny],
+        }
+    }
+
+    /// The widest way never steps between two cells a curve passes between: with the curve
+    /// across the window but for a gap of 1 px, no way on the grid joins its two sides
+    /// (stepping across the curve, where each centre keeps half a step, would report 2.1 px
+    /// there); with a gap of 20 px, the widest way goes through the gap and is narrowest in it.
+    #[test]
+    fn the_widest_way_does_not_step_across_a_curve() {
+        let near = |g: &FreeGrid, x: f64, y: f64| g.cell_at(Point::new(x, y)).expect("a cell");
+        let g = grid_with_a_wall(1.0);
+        let (s, t) = (near(&g, 20.0, 60.0), near(&g, 180.0, 60.0));
+        assert_eq!(g.widest(&[s], &[t]), None);
+        let g = grid_with_a_wall(20.0);
+        let (w, at) = g.widest(&[s], &[t]).expect("a way through the gap");
+        let p = g.centre(at);
+        assert!((8.0..10.5).contains(&w), "{w}");
+        assert!(p.y < 20.0 && (p.x - 100.8).abs() < 8.0, "{p:?}");
     }
 
     /// A random grid of `nx` x `ny` cells with blocked blobs and random step costs.
