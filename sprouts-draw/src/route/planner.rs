@@ -178,6 +178,22 @@ pub(crate) type Cell = u32;
 const CLEARANCE_WEIGHT: f64 = 2.0;
 /// The clearance beyond which a step costs its length, in units of the comfort distance `D`.
 const CLEARANCE_REACH: f64 = 2.0;
+/// The weight of the step cost's second term, which grows as the square of how far the room
+/// is below [`NARROW_REACH`] `d0` ([`clearance_cost`]): a way through a gap of a few `d0`
+/// costs up to `1 + k + n` times its length rather than `1 + k`, so the planner takes it
+/// only when a way round is much longer.
+///
+/// A curve drawn down a gap splits it into two narrower ones, and a gap narrower than twice the
+/// tightest clearance closes the region beyond it to every later curve: the refusals of random
+/// 8-spot games were almost all such corridors, between curves drawn one beside the other.
+/// Random 8-spot games drawn to the end, 100 a seed on five seeds (`ROUTE_SEED` unset, 7, 11,
+/// 13 and 17; README, "Drawing moves"): without the term 93, 89, 90, 89 and 90 (451); at `n`
+/// 16 and a reach of `4 d0`, 96, 89, 93, 92 and 90 (460). On the first seed alone: 94 at 8,
+/// 96 at 16 and at 32; 94 at 8 with a reach of `2 d0`, 90 at 16 with `6 d0`; the first term's
+/// weight doubled instead, 92.
+const NARROW_WEIGHT: f64 = 16.0;
+/// The room, in units of `d0`, below which a step costs more by [`NARROW_WEIGHT`].
+const NARROW_REACH: f64 = 4.0;
 /// The room kept round a spot with lives, for the step cost, in units of `D`.
 const LIVE_SPOT_ROOM: f64 = 0.5;
 
@@ -1144,6 +1160,8 @@ pub(crate) struct GridBase {
     cost_room: Vec<f32>,
     /// The room beyond which a step costs its length.
     reach: f32,
+    /// The room below which a step costs more again ([`NARROW_WEIGHT`]).
+    narrow: f32,
 }
 
 impl GridBase {
@@ -1335,9 +1353,10 @@ impl GridBase {
             grid.room.clone()
         };
         let reach = (CLEARANCE_REACH * comfort) as f32;
+        let narrow = (NARROW_REACH * scene.d0) as f32;
         grid.cost = cost_room
             .iter()
-            .map(|&v| clearance_cost(v, reach))
+            .map(|&v| clearance_cost(v, reach, narrow))
             .collect();
         GridBase {
             grid,
@@ -1345,6 +1364,7 @@ impl GridBase {
             seeds,
             cost_room,
             reach,
+            narrow,
         }
     }
 
@@ -1408,7 +1428,7 @@ impl GridBase {
             for i in i0..=i1 {
                 let at = j * nx + i;
                 let v = self.cost_room[at].min(local[(j - j0) * bw + (i - i0)]);
-                g.cost[at] = clearance_cost(v, self.reach);
+                g.cost[at] = clearance_cost(v, self.reach, self.narrow);
             }
         }
         g
@@ -1441,17 +1461,25 @@ impl GridBase {
         }
         let (a, d) = g.chamfer_steps();
         chamfer(&mut r, nx, ny, a, d);
-        g.cost = r.iter().map(|&v| clearance_cost(v, self.reach)).collect();
+        g.cost = r
+            .iter()
+            .map(|&v| clearance_cost(v, self.reach, self.narrow))
+            .collect();
         g
     }
 }
 
-/// A cell's cost per unit of length from its room `r`: `1 + k max(0, reach - r) / reach` for
-/// `k` [`CLEARANCE_WEIGHT`]. The shortest way then keeps away from everything where there is
-/// room, and curves drawn one after another stay apart instead of hugging each other (a
-/// straight path at clearance `r` costs up to `1 + k` times its length).
-fn clearance_cost(r: f32, reach: f32) -> f32 {
+/// A cell's cost per unit of length from its room `r`:
+/// `1 + k max(0, reach - r) / reach + n (max(0, narrow - r) / narrow)²` for `k`
+/// [`CLEARANCE_WEIGHT`] and `n` [`NARROW_WEIGHT`]. The shortest way then keeps away from
+/// everything where there is room, and curves drawn one after another stay apart instead of
+/// hugging each other (a straight path at clearance `r` costs up to `1 + k + n` times its
+/// length); the second term makes a way through a gap a few `d0` wide cost much more than a
+/// longer way round (see [`NARROW_WEIGHT`]).
+fn clearance_cost(r: f32, reach: f32, narrow: f32) -> f32 {
+    let tight = ((narrow - r) / narrow).max(0.0);
     1.0 + CLEARANCE_WEIGHT as f32 * ((reach - r) / reach).clamp(0.0, 1.0)
+        + NARROW_WEIGHT as f32 * tight * tight
 }
 
 fn centre_of(cell: f64, i: usize, j: usize) -> Point {
