@@ -188,9 +188,9 @@ const CLEARANCE_REACH: f64 = 2.0;
 /// 8-spot games were almost all such corridors, between curves drawn one beside the other.
 /// Random 8-spot games drawn to the end, 100 a seed on five seeds (`ROUTE_SEED` unset, 7, 11,
 /// 13 and 17; README, "Drawing moves"): without the term 93, 89, 90, 89 and 90 (451); at `n`
-/// 16 and a reach of `4 d0`, 96, 89, 93, 92 and 90 (460). On the first seed alone: 94 at 8,
-/// 96 at 16 and at 32; 94 at 8 with a reach of `2 d0`, 90 at 16 with `6 d0`; the first term's
-/// weight doubled instead, 92.
+/// 16 and a reach of `4 d0`, 96, 89, 93, 92 and 90 (460); at 32, 96, 90, 93, 93 and 90 (462,
+/// the same within the noise). On the first seed alone: 94 at 8; 94 at 8 with a reach of
+/// `2 d0`, 90 at 16 with `6 d0`; the first term's weight doubled instead, 92.
 const NARROW_WEIGHT: f64 = 16.0;
 /// The room, in units of `d0`, below which a step costs more by [`NARROW_WEIGHT`].
 const NARROW_REACH: f64 = 4.0;
