@@ -99,6 +99,16 @@ impl Analysed {
         let analysis = analyse(&drawing)?;
         Ok(Analysed { drawing, analysis })
     }
+
+    /// The picture.
+    pub(crate) fn drawing(&self) -> &Drawing {
+        &self.drawing
+    }
+
+    /// What the picture reads as.
+    pub(crate) fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
 }
 
 /// [`analyse`] of a transaction's picture not read ahead, counted in tests.
@@ -552,6 +562,10 @@ impl Board {
     /// interchangeable boundaries chosen by the nearest-cluster rule (or, when that choice
     /// cannot be drawn with the boundaries on their sides, another choice), a marked route,
     /// and if the marks cannot be applied the shortest way, kept only if it is the same game.
+    /// A drawing that leaves live spots of a region with no way to one another at the router's
+    /// tightest clearance (a corridor it splits too narrow for a later curve) is drawn again
+    /// with the curve leaning to either side of its way, and the one that cuts off fewest is
+    /// played.
     ///
     /// # Errors
     /// A [`crate::Refusal`] saying why; the board is then exactly as it was.

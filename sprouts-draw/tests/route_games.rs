@@ -148,7 +148,7 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                         std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
                         std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
                     }
-                    out.reasons.push(line);
+                    out.reasons.push(format!("game {}: {line}", out.games));
                     complete = false;
                     break;
                 }
@@ -188,13 +188,21 @@ fn replay() {
     };
     let mut board =
         Board::from_json(&std::fs::read_to_string(format!("{name}.json")).unwrap()).unwrap();
-    let k: usize = std::fs::read_to_string(format!("{name}.move"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    // The move: its number in `NAME.move`, or its words (`ROUTE_REPLAY_WORDS`, e.g.
+    // "7 -> 7 enclosing 5, 6, 8").
     let pos = board.position().clone();
     let moves: Vec<_> = pos.moves().collect();
+    let k: usize = match std::env::var("ROUTE_REPLAY_WORDS") {
+        Ok(words) => moves
+            .iter()
+            .position(|m| m.describe(&pos) == words)
+            .expect("a move with these words"),
+        Err(_) => std::fs::read_to_string(format!("{name}.move"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap(),
+    };
     let mv = &moves[k];
     let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
     let res = board.draw_move(mv, &mut |r| seen.push(r.to_vec()));

@@ -768,14 +768,33 @@ fn barriers(near: &[Vec<Feel>], targets: &[f64], step: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Relaxes `route` (from one end spot's centre to the other's) and returns the relaxed
-/// polyline; the observer sees it every few steps.
+/// [`relax_leaning`] leaning to neither side.
+#[cfg(test)]
 pub(crate) fn relax(
     route: &[Point],
     scene: &Scene,
     ends: &[SpotId],
     band: &BandSettings,
     pressure: Option<&Pressure>,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Vec<Point> {
+    relax_leaning(route, scene, ends, band, pressure, 0.0, observer)
+}
+
+/// Relaxes `route` (from one end spot's centre to the other's) and returns the relaxed
+/// polyline; the observer sees it every few steps.
+///
+/// With `lean` other than `0`, the obstacles on one side of the band weigh `1 + |lean|` times
+/// as much: those on its left (the side `perp(t) = (-t.y, t.x)` of its direction) for a
+/// positive `lean`, on its right for a negative one, so that the band keeps more room on that
+/// side (a corridor the curve splits keeps a half wide enough for a later curve there).
+pub(crate) fn relax_leaning(
+    route: &[Point],
+    scene: &Scene,
+    ends: &[SpotId],
+    band: &BandSettings,
+    pressure: Option<&Pressure>,
+    lean: f64,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Vec<Point> {
     let _span = tracing::debug_span!("band", points = route.len()).entered();
@@ -829,8 +848,20 @@ pub(crate) fn relax(
     let feel_all =
         |pts: &[Point], fixed: &[bool], feels: &mut Vec<Feel>, scratch: &mut Vec<usize>| {
             let mut near: Vec<Vec<Feel>> = Vec::with_capacity(pts.len());
-            for &p in pts {
+            for (i, &p) in pts.iter().enumerate() {
                 field.feel(p, feels, scratch);
+                if lean != 0.0 {
+                    let t = pts[(i + 1).min(pts.len() - 1)] - pts[i.saturating_sub(1)];
+                    let left = Vector::new(-t.y, t.x);
+                    for f in feels.iter_mut() {
+                        // `dir` points from the obstacle to the band: away from the left
+                        // for an obstacle on the left.
+                        let on_left = f.dir.dot(&left) < 0.0;
+                        if on_left == (lean > 0.0) {
+                            f.weight *= 1.0 + lean.abs();
+                        }
+                    }
+                }
                 near.push(std::mem::take(feels));
             }
             own_parts(pts, fixed, d0, own_cut, &mut near);
@@ -1088,6 +1119,64 @@ mod tests {
         pts.windows(2)
             .map(|w| sprouts_geom::point_segment_distance(c, w[0], w[1]))
             .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Down a corridor between two curves 30 px apart, the band runs in the middle. Its left
+    /// (`perp(t)`, `(0, 1)` for a band going along `x`) is the curve at `y = 215`: leaning
+    /// left it keeps more room from that curve (it moves to smaller `y`), leaning right from
+    /// the other, by the same amount.
+    #[test]
+    fn a_leaning_band_keeps_more_room_on_that_side() {
+        let s = |k: u32| SpotId::new(k).unwrap();
+        let line = |y: f64| {
+            (0..=60)
+                .map(|k| Point::new(100.0 + 10.0 * f64::from(k), y))
+                .collect()
+        };
+        let scene = Scene::for_test(
+            (800.0, 400.0),
+            &[
+                (1, 50.0, 200.0),
+                (2, 750.0, 200.0),
+                (3, 100.0, 185.0),
+                (4, 700.0, 185.0),
+                (5, 100.0, 215.0),
+                (6, 700.0, 215.0),
+            ],
+            vec![(3, 4, line(185.0)), (5, 6, line(215.0))],
+        );
+        let route: Vec<Point> = (0..=70)
+            .map(|k| Point::new(50.0 + 10.0 * f64::from(k), 200.0))
+            .collect();
+        let band = settings();
+        let mid_y = |lean: f64| {
+            let out = relax_leaning(
+                &route,
+                &scene,
+                &[s(1), s(2)],
+                &band,
+                None,
+                lean,
+                &mut |_| {},
+            );
+            let at = out
+                .iter()
+                .min_by(|p, q| (p.x - 400.0).abs().total_cmp(&(q.x - 400.0).abs()))
+                .expect("a vertex");
+            at.y
+        };
+        let (plain, left, right) = (mid_y(0.0), mid_y(10.0), mid_y(-10.0));
+        assert!((plain - 200.0).abs() < 0.5, "in the middle: {plain}");
+        // Leaning left: away from the lower curve (y 215), so up.
+        assert!(left < plain - 3.0, "leaning left: {left} against {plain}");
+        assert!(
+            right > plain + 3.0,
+            "leaning right: {right} against {plain}"
+        );
+        assert!(
+            ((plain - left) - (right - plain)).abs() < 0.5,
+            "the same amount: {left}, {plain}, {right}"
+        );
     }
 
     /// On a long route (coarse spacing in the open), the band is sampled finely where it

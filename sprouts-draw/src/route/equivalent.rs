@@ -235,7 +235,7 @@ pub(crate) fn draw_equivalent(
     let mut tried: Vec<(String, Refusal)> = Vec::new();
     for other in others.iter().take(EQUIVALENTS_TRIED) {
         let other_words = other.describe(&pos);
-        let drawn = prepare_move(board, &pos, other, &same, observer).and_then(|p| {
+        let drawn = prepare_move(board, &pos, other, &same, 0.0, observer).and_then(|p| {
             if same(&p.mv) {
                 commit(board, p, observer)
             } else {

@@ -13,6 +13,7 @@
 
 mod band;
 mod barrier;
+mod corridors;
 mod equivalent;
 mod fit;
 mod marked;
@@ -379,6 +380,9 @@ struct Plan {
     to: Corner,
     want: Want,
     stroke: Option<Vec<Point>>,
+    /// The band's lean ([`band::relax_leaning`]): `0` but for a computer's move drawn again
+    /// ([`corridors`]).
+    lean: f64,
 }
 
 /// A route made into a certified spline, not yet played.
@@ -1082,7 +1086,15 @@ fn prepare_at(
     } else {
         None
     };
-    let relaxed = band::relax(&route, &scene, &[a, b], &band, pressure.as_ref(), observer);
+    let relaxed = band::relax_leaning(
+        &route,
+        &scene,
+        &[a, b],
+        &band,
+        pressure.as_ref(),
+        plan.lean,
+        observer,
+    );
     let mut tries = Vec::with_capacity(2);
     if judge(&relaxed) && is_simple(&relaxed) {
         tries.push(relaxed);
@@ -2211,6 +2223,7 @@ pub(crate) fn draw_request(
                 to: t,
                 want,
                 stroke: request.stroke.clone(),
+                lean: 0.0,
             };
             match prepare(board, &plan, observer) {
                 Ok(p) => match commit(board, p, observer) {
@@ -2466,6 +2479,7 @@ fn other_interchangeable(
             to: plan.to,
             want: Want::SideA(alt),
             stroke: None,
+            lean: plan.lean,
         };
         if let Ok(p) = prepare(board, &other, observer)
             && same_game(&p.mv)
@@ -2507,8 +2521,48 @@ pub(crate) fn draw_move_strict(
                 || p.canonical_unreduced() == intended.canonical_unreduced()
         })
     };
-    let prepared = prepare_move(board, &pos, mv, &same_game, observer)?;
+    let prepared = prepare_move(board, &pos, mv, &same_game, 0.0, observer)?;
+    let prepared = sparing_corridors(board, &pos, mv, prepared, &same_game, observer);
     commit(board, prepared, observer)
+}
+
+/// `prepared`, or the move drawn again when `prepared` cuts more live spots off the rest of
+/// their regions ([`corridors::cut_off`]) than the board has now: with the band leaning to
+/// one side, then to the other (until one cuts off no more than the board), the drawing that
+/// cuts off fewest kept, `prepared` on a tie.
+fn sparing_corridors(
+    board: &Board,
+    pos: &Position,
+    mv: &Move,
+    prepared: Prepared,
+    same_game: &dyn Fn(&Move) -> bool,
+    observer: &mut dyn FnMut(&[Point]),
+) -> Prepared {
+    let settings = board.settings();
+    let cut =
+        |p: &Prepared| corridors::cut_off(p.picture.drawing(), p.picture.analysis(), settings);
+    let after = cut(&prepared);
+    if after == 0 {
+        return prepared;
+    }
+    let before = corridors::cut_off(board.drawing(), board.analysis(), settings);
+    if after <= before {
+        return prepared;
+    }
+    let mut best = (after, prepared);
+    for lean in [corridors::LEAN, -corridors::LEAN] {
+        if let Ok(p) = prepare_move(board, pos, mv, same_game, lean, observer) {
+            let c = cut(&p);
+            tracing::debug!(before, after, lean, cut = c, "drawn again, leaning");
+            if c < best.0 {
+                best = (c, p);
+            }
+        }
+        if best.0 <= before {
+            break;
+        }
+    }
+    best.1
 }
 
 /// A computer's move `mv` of `pos` (the board's position) made into a certified spline, not
@@ -2520,6 +2574,7 @@ fn prepare_move(
     pos: &Position,
     mv: &Move,
     same_game: &dyn Fn(&Move) -> bool,
+    lean: f64,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
     let scene = Scene::new(board.drawing(), board.settings());
@@ -2533,6 +2588,7 @@ fn prepare_move(
         to: mv.to(),
         want: want.clone(),
         stroke: None,
+        lean,
     };
     let mut first = prepare(board, &plan, observer);
     if let (Err(Refusal::WrongEnclosure { .. }), Want::SideA(chosen)) = (&first, &want) {
@@ -2937,6 +2993,7 @@ mod tight_tests {
             to: mv.to(),
             want: Want::Any,
             stroke: None,
+            lean: 0.0,
         };
         let at_d0 = prepare_at(&board, &plan, 1.0, &mut |_| {});
         assert!(
