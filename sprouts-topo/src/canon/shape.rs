@@ -101,7 +101,9 @@ impl KeyOptions {
 /// A reduced position, land by land.
 #[derive(Default, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
-    /// Per occurrence: an anonymous class (below `LABEL_BASE`) or `LABEL_BASE + label`.
+    /// Per occurrence: an anonymous class (below `LABEL_BASE`) or `LABEL_BASE + label`, labels
+    /// numbered from 0 in each land (so a land's tokens are the same wherever it lies in the
+    /// shape, and its key is a copy of them).
     pub(crate) toks: Vec<u32>,
     /// Boundary `b` is `toks[bnd[b]..bnd[b + 1]]`.
     pub(crate) bnd: Vec<u32>,
@@ -111,10 +113,11 @@ pub(crate) struct Shape {
     pub(crate) land: Vec<u32>,
     /// Per boundary: whether its spots form a bag (a merged region, whose order does not matter).
     pub(crate) bag: Vec<bool>,
-    /// The class of every label (labels are numbered from 0 over the whole shape).
+    /// The class of every label, land after land: label `k` of land `l` is
+    /// `label_class[land_labels[l] + k]`.
     pub(crate) label_class: Vec<u8>,
-    /// Land `l`'s labels are `land_labels[l]..land_labels[l + 1]` (labels are numbered in
-    /// order of first appearance, land by land).
+    /// Land `l`'s labels are `land_labels[l]..land_labels[l + 1]` of `label_class` (labels are
+    /// numbered in order of first appearance, land by land).
     pub(crate) land_labels: Vec<u32>,
 }
 
@@ -511,14 +514,17 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     }
     scratch.uf = uf;
     let mut n_labels = 0u32;
-    // The token of a spot: its class, or its label (numbered in order of first appearance).
+    // The first label of the current land.
+    let mut land_lo = 0u32;
+    // The token of a spot: its class, or its label (numbered in order of first appearance,
+    // written from the land's first label).
     #[inline]
     fn token(
         spots: &mut [SpotInfo],
         lives: u8,
         i: usize,
         private: bool,
-        n_labels: &mut u32,
+        (n_labels, land_lo): (&mut u32, u32),
         label_class_out: &mut Vec<u8>,
     ) -> u32 {
         let info = &mut spots[i];
@@ -530,13 +536,14 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
             *n_labels += 1;
             label_class_out.push(label_class(lives, info.occ, info.same_boundary));
         }
-        LABEL_BASE + info.label
+        LABEL_BASE + info.label - land_lo
     }
     for k in 0..scratch.order.len() {
         let r = scratch.order[k] as usize;
         if k > 0 && scratch.land_of[r] != scratch.land_of[scratch.order[k - 1] as usize] {
             shape.land.push(shape.reg.len() as u32 - 1);
             shape.land_labels.push(n_labels);
+            land_lo = n_labels;
         }
         let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
         if merge && (2..=3).contains(&scratch.region_lives[r]) {
@@ -557,7 +564,7 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
                         lives,
                         i,
                         false,
-                        &mut n_labels,
+                        (&mut n_labels, land_lo),
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
@@ -589,7 +596,7 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
                         lives_of[i],
                         i,
                         true,
-                        &mut n_labels,
+                        (&mut n_labels, land_lo),
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
@@ -606,7 +613,7 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
                         lives_of[i],
                         i,
                         false,
-                        &mut n_labels,
+                        (&mut n_labels, land_lo),
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
@@ -766,10 +773,12 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     }
     scratch.uf = uf;
     let mut n_labels = 0u32;
+    let mut land_lo = 0u32;
     for (k, &r) in scratch.order.iter().enumerate() {
         if k > 0 && scratch.land_of[r as usize] != scratch.land_of[scratch.order[k - 1] as usize] {
             shape.land.push(shape.reg.len() as u32 - 1);
             shape.land_labels.push(n_labels);
+            land_lo = n_labels;
         }
         let r = r as usize;
         for b in scratch.kept_reg[r] as usize..scratch.kept_reg[r + 1] as usize {
@@ -787,7 +796,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
                             .label_class
                             .push(label_class(l, o, info.same_boundary));
                     }
-                    LABEL_BASE + info.label
+                    LABEL_BASE + info.label - land_lo
                 } else {
                     u32::from(3 - l)
                 };
