@@ -165,7 +165,9 @@ pub(crate) struct TreeScratch {
     code_start: Vec<u32>,
     code_end: Vec<u32>,
     // Scratch for one piece.
-    trav: Trav,
+    /// The walk of a piece, boxed so that taking it out of the scratch for a walk (and putting
+    /// it back) moves a pointer rather than the walk's tables.
+    trav: Option<Box<Trav>>,
     word: Vec<u32>,
     best_word: Vec<u32>,
     tmp_names: SmallVec<[(u32, u32); 16]>,
@@ -1482,7 +1484,7 @@ impl TreeScratch {
             if i > 0 && !budget.can_branch() {
                 break;
             }
-            let mut t = std::mem::take(&mut self.trav);
+            let mut t = self.trav.take().unwrap_or_default();
             let bound = if have { Some(best.as_slice()) } else { None };
             let plans = bag_plans.iter().find(|&&(b, _)| b == b0).map(|(_, p)| p);
             let done = self.walk(
@@ -1499,7 +1501,7 @@ impl TreeScratch {
                 have = true;
             }
             self.reset_trav(&mut t);
-            self.trav = t;
+            self.trav = Some(t);
         }
         self.arena.extend_from_slice(&best);
         self.best = best;
