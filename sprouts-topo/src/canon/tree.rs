@@ -1192,8 +1192,7 @@ impl TreeScratch {
                 len: (nf + nu) as u8,
                 orders: [[0; 3]; 6],
             };
-            plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
-            plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            plans.orders[0] = joined(&fixed, nf, &unnamed);
             return plans;
         }
         let mut keys: [(u8, &[u32]); 3] = [(0, &[]); 3];
@@ -1244,11 +1243,10 @@ impl TreeScratch {
             // The sorted order; with two tied labels that cannot be exchanged freely, also the
             // other order (what the general rule below gives for two labels).
             plans.count = 1;
-            plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
-            plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            plans.orders[0] = joined(&fixed, nf, &unnamed);
             if nu == 2 && tied && !swappable(0, 1) {
                 plans.count = 2;
-                plans.orders[1][..nf].copy_from_slice(&fixed[..nf]);
+                plans.orders[1] = fixed;
                 plans.orders[1][nf] = unnamed[1];
                 plans.orders[1][nf + 1] = unnamed[0];
             }
@@ -1279,7 +1277,7 @@ impl TreeScratch {
                 continue;
             }
             let o = &mut plans.orders[plans.count as usize];
-            o[..nf].copy_from_slice(&fixed[..nf]);
+            *o = fixed;
             for k in 0..nu {
                 o[nf + k] = unnamed[perm[k]];
             }
@@ -1911,6 +1909,14 @@ impl TreeScratch {
         }
         self.code.push(END);
     }
+}
+
+/// A bag's reading: the first `nf` entries of `fixed`, then those of `rest` (three entries at
+/// most in all; what follows is never read). Written entry by entry over the whole arrays, so
+/// that no call to copy a few bytes is made.
+#[inline]
+fn joined(fixed: &[u32; 3], nf: usize, rest: &[u32; 3]) -> [u32; 3] {
+    std::array::from_fn(|k| if k < nf { fixed[k] } else { rest[(k - nf) % 3] })
 }
 
 /// Grows `v` to at least `n` entries, never shrinking it (the tables are written by index).
