@@ -422,9 +422,14 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
     let uf = &mut scratch.uf;
     let mut any_small = false;
     let mut any_link = false;
+    // Regions follow one another in the tables: each starts where the last one ended.
+    let (mut next_bs, mut next_corner) =
+        (pos.reg[0] as usize, pos.bnd[pos.reg[0] as usize] as usize);
     for r in 0..nr {
-        let (bs, be) = pos.region_bounds(r);
-        let region = &corners[pos.bnd[bs] as usize..pos.bnd[be] as usize];
+        let (bs, be) = (next_bs, pos.reg[r + 1] as usize);
+        let corner_end = pos.bnd[be] as usize;
+        let region = &corners[next_corner..corner_end];
+        (next_bs, next_corner) = (be, corner_end);
         pass += 1;
         let mut lives = 0u32;
         for &c in region {
