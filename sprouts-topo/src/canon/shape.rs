@@ -593,15 +593,20 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
         }
         LABEL_BASE + info.label - land_lo
     }
-    for k in 0..scratch.order.len() {
-        let r = scratch.order[k] as usize;
-        if k > 0 && scratch.land_of[r] != scratch.land_of[scratch.order[k - 1] as usize] {
+    let (order, land_of, region_lives) = (&scratch.order, &scratch.land_of, &scratch.region_lives);
+    // The land of the region before (a new land starts where it changes).
+    let mut last_land = order.first().map_or(0, |&r| land_of[r as usize]);
+    for &r in order {
+        let r = r as usize;
+        let land = land_of[r];
+        if land != last_land {
             shape.land.push(shape.reg.len() as u32 - 1);
             shape.land_labels.push(n_labels);
             land_lo = n_labels;
+            last_land = land;
         }
         let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
-        if merge && (2..=3).contains(&scratch.region_lives[r]) {
+        if merge && (2..=3).contains(&region_lives[r]) {
             // One bag: the spots met elsewhere or with two lives or more in order, then each
             // private 1-life spot once.
             let region = &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize];
