@@ -517,17 +517,21 @@ impl Canonicalizer {
 }
 
 /// Sorts the lands' forms (ranges of `buf`, none empty) as strings: an insertion sort (a form
-/// has a few lands) whose comparisons look at the first byte before comparing whole slices.
+/// has a few lands).
 fn sort_lands(buf: &[u8], lands: &mut [(u32, u32)]) {
     let cmp = |a: (u32, u32), b: (u32, u32)| {
         let (x, y) = (
             &buf[a.0 as usize..a.1 as usize],
             &buf[b.0 as usize..b.1 as usize],
         );
-        match x.first().cmp(&y.first()) {
-            std::cmp::Ordering::Equal => x.cmp(y),
-            o => o,
+        // Byte by byte: forms are short and usually differ early, where a call to compare
+        // memory would cost more than the loop.
+        for (a, b) in x.iter().zip(y) {
+            if a != b {
+                return a.cmp(b);
+            }
         }
+        x.len().cmp(&y.len())
     };
     for i in 1..lands.len() {
         let mut j = i;

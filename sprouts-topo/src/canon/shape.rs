@@ -494,10 +494,12 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
             if mode.glop {
                 // ... also cyclically: the last spot is the first one met again on this boundary,
                 // so taking it back changes only its count.
-                while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
-                    let c = kept[kept.len() - 1];
+                while let [first, .., last] = kept[start..] {
+                    if last != first {
+                        break;
+                    }
                     kept.pop();
-                    tables.info(c).occ -= 1;
+                    tables.info(last).occ -= 1;
                 }
             }
             if kept.len() > start {
