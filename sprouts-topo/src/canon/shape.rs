@@ -636,8 +636,10 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
             }
             if !private_stump {
                 // All the same class (one life), so their order does not show.
-                let n = halves / 2;
-                shape.toks.extend(std::iter::repeat_n(2, n as usize));
+                // (Few: pushed one by one, without reserving room first.)
+                for _ in 0..halves / 2 {
+                    shape.toks.push(2);
+                }
             } else {
                 // Stumps kept (not the canonical forms' modes): each private spot once, in
                 // order of first appearance, by its class.
