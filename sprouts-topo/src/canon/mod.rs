@@ -517,17 +517,21 @@ impl Canonicalizer {
 }
 
 /// Sorts the lands' forms (ranges of `buf`, none empty) as strings: an insertion sort (a form
-/// has a few lands) whose comparisons look at the first byte before comparing whole slices.
+/// has a few lands).
 fn sort_lands(buf: &[u8], lands: &mut [(u32, u32)]) {
     let cmp = |a: (u32, u32), b: (u32, u32)| {
         let (x, y) = (
             &buf[a.0 as usize..a.1 as usize],
             &buf[b.0 as usize..b.1 as usize],
         );
-        match x.first().cmp(&y.first()) {
-            std::cmp::Ordering::Equal => x.cmp(y),
-            o => o,
+        // Byte by byte: forms are short and usually differ early, where a call to compare
+        // memory would cost more than the loop.
+        for (a, b) in x.iter().zip(y) {
+            if a != b {
+                return a.cmp(b);
+            }
         }
+        x.len().cmp(&y.len())
     };
     for i in 1..lands.len() {
         let mut j = i;
@@ -547,32 +551,29 @@ fn land_tokens(shape: &Shape, l: usize) -> usize {
     (shape.bnd[shape.reg[re] as usize] - shape.bnd[shape.reg[rs] as usize]) as usize
 }
 
-/// The exact shape of land `l` of `shape`, with its labels numbered from 0 (a key for remembering
-/// its form).
+/// The exact shape of land `l` of `shape` (a key for remembering its form): the mode, the
+/// numbers of regions and boundaries, where each region's boundaries start and each boundary's
+/// tokens end (with whether it is a bag), then the tokens. A land's labels are numbered from 0
+/// in its tokens, so they are copied as they are.
 fn land_key(shape: &Shape, l: usize, mode: KeyOptions, key: &mut Vec<u32>) {
     key.clear();
-    key.push(
-        u32::from(mode.drop_dead) | u32::from(mode.drop_stumps) << 1 | u32::from(mode.glop) << 2,
-    );
     let (rs, re) = (shape.land[l] as usize, shape.land[l + 1] as usize);
     let (bs, be) = (shape.reg[rs] as usize, shape.reg[re] as usize);
     let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-    // Labels of a land are a contiguous range; number them from its least.
-    let base = shape::LABEL_BASE + shape.land_labels[l];
-    key.reserve(te - ts + (be - bs) + (re - rs));
-    for r in rs..re {
-        key.push(u32::MAX);
-        for b in shape.reg[r] as usize..shape.reg[r + 1] as usize {
-            key.push(u32::MAX - 1 - u32::from(shape.bag[b]));
-            for &t in &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize] {
-                key.push(if t >= shape::LABEL_BASE {
-                    shape::LABEL_BASE + (t - base)
-                } else {
-                    t
-                });
-            }
-        }
-    }
+    key.reserve(3 + (re - rs) + (be - bs) + (te - ts));
+    key.push(
+        u32::from(mode.drop_dead) | u32::from(mode.drop_stumps) << 1 | u32::from(mode.glop) << 2,
+    );
+    key.push((re - rs) as u32);
+    key.push((be - bs) as u32);
+    key.extend(shape.reg[rs + 1..re].iter().map(|&b| b - bs as u32));
+    key.extend(
+        shape.bnd[bs + 1..=be]
+            .iter()
+            .zip(&shape.bag[bs..be])
+            .map(|(&e, &bag)| (e - ts as u32) << 1 | u32::from(bag)),
+    );
+    key.extend_from_slice(&shape.toks[ts..te]);
 }
 
 thread_local! {

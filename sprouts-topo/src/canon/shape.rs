@@ -101,7 +101,9 @@ impl KeyOptions {
 /// A reduced position, land by land.
 #[derive(Default, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
-    /// Per occurrence: an anonymous class (below `LABEL_BASE`) or `LABEL_BASE + label`.
+    /// Per occurrence: an anonymous class (below `LABEL_BASE`) or `LABEL_BASE + label`, labels
+    /// numbered from 0 in each land (so a land's tokens are the same wherever it lies in the
+    /// shape, and its key is a copy of them).
     pub(crate) toks: Vec<u32>,
     /// Boundary `b` is `toks[bnd[b]..bnd[b + 1]]`.
     pub(crate) bnd: Vec<u32>,
@@ -111,10 +113,11 @@ pub(crate) struct Shape {
     pub(crate) land: Vec<u32>,
     /// Per boundary: whether its spots form a bag (a merged region, whose order does not matter).
     pub(crate) bag: Vec<bool>,
-    /// The class of every label (labels are numbered from 0 over the whole shape).
+    /// The class of every label, land after land: label `k` of land `l` is
+    /// `label_class[land_labels[l] + k]`.
     pub(crate) label_class: Vec<u8>,
-    /// Land `l`'s labels are `land_labels[l]..land_labels[l + 1]` (labels are numbered in
-    /// order of first appearance, land by land).
+    /// Land `l`'s labels are `land_labels[l]..land_labels[l + 1]` of `label_class` (labels are
+    /// numbered in order of first appearance, land by land).
     pub(crate) land_labels: Vec<u32>,
 }
 
@@ -164,8 +167,12 @@ pub(crate) struct ShapeScratch {
     /// Per kept region: its lives (the one-pass reading stops counting past 3, so there a
     /// region with more has some count above 3).
     region_lives: Vec<u32>,
-    /// Per spot index.
+    /// Per spot index (the stepwise build), or per spot identity (the one-pass build, which
+    /// reads it through a mask: see [`SpotTables`]).
     spots: Vec<SpotInfo>,
+    /// The one-pass build's copy of the position's lives, by spot identity (see
+    /// [`SpotTables`]).
+    lives: Vec<u8>,
     /// Per kept region: its land root, and the order of regions by land.
     order: Vec<u32>,
     land_of: Vec<u32>,
@@ -192,9 +199,60 @@ impl ShapeScratch {
     /// Makes the per-spot table long enough. Entries are reset where they are used (for the
     /// spots kept), so nothing is cleared here.
     fn reset_spot_tables(&mut self, n: usize) {
-        if self.spots.len() < n {
-            self.spots.resize(n, FRESH);
+        // A power of two above every spot identity (`1..=n`), for the one-pass build's mask.
+        let len = (n + 1).next_power_of_two();
+        if self.spots.len() < len {
+            self.spots.resize(len, FRESH);
         }
+    }
+}
+
+/// The one-pass build's per-spot tables, read by spot identity through a mask: both tables
+/// have a power-of-two length above every identity, so `id & mask` is the identity itself and
+/// provably in bounds (the lookups, several per corner, need no bounds checks).
+struct SpotTables<'a> {
+    mask: usize,
+    lives: &'a [u8],
+    spots: &'a mut [SpotInfo],
+}
+
+impl<'a> SpotTables<'a> {
+    /// The tables for `pos`: the lives copied in by identity, the records borrowed.
+    fn new(pos: &Position, lives: &'a mut Vec<u8>, spots: &'a mut [SpotInfo]) -> SpotTables<'a> {
+        let len = spots.len();
+        debug_assert!(len.is_power_of_two() && len > pos.lives.len());
+        if lives.len() != len {
+            lives.clear();
+            lives.resize(len, 0);
+        }
+        lives[1..=pos.lives.len()].copy_from_slice(&pos.lives);
+        SpotTables::filled(lives, spots)
+    }
+
+    /// The tables as [`SpotTables::new`] left them (for the same position).
+    fn filled(lives: &'a [u8], spots: &'a mut [SpotInfo]) -> SpotTables<'a> {
+        let mask = spots.len() - 1;
+        SpotTables {
+            mask,
+            lives: &lives[..=mask],
+            spots: &mut spots[..=mask],
+        }
+    }
+
+    #[inline(always)]
+    fn ix(&self, c: SpotId) -> usize {
+        c.get() as usize & self.mask
+    }
+
+    #[inline(always)]
+    fn lives(&self, c: SpotId) -> u8 {
+        self.lives[self.ix(c)]
+    }
+
+    #[inline(always)]
+    fn info(&mut self, c: SpotId) -> &mut SpotInfo {
+        let i = self.ix(c);
+        &mut self.spots[i]
     }
 }
 
@@ -209,7 +267,7 @@ pub(crate) fn build(
     scratch.reset_spot_tables(n_ids);
     if !scratch.reference {
         let any_small = read(pos, mode, scratch);
-        emit(pos, mode.glop && any_small, scratch, shape);
+        emit(mode.glop && any_small, scratch, shape);
         return;
     }
     scratch.kept.clear();
@@ -357,24 +415,27 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
     scratch.generation += 1;
     let generation = scratch.generation;
     let mut pass = scratch.pass;
-    let lives_of = pos.lives.as_slice();
     let corners = pos.corners.as_slice();
-    let spots = scratch.spots.as_mut_slice();
+    let mut tables = SpotTables::new(pos, &mut scratch.lives, &mut scratch.spots);
     let kept = &mut scratch.kept;
     let kept_bnd = &mut scratch.kept_bnd;
     let uf = &mut scratch.uf;
     let mut any_small = false;
     let mut any_link = false;
+    // Regions follow one another in the tables: each starts where the last one ended.
+    let (mut next_bs, mut next_corner) =
+        (pos.reg[0] as usize, pos.bnd[pos.reg[0] as usize] as usize);
     for r in 0..nr {
-        let (bs, be) = pos.region_bounds(r);
-        let region = &corners[pos.bnd[bs] as usize..pos.bnd[be] as usize];
+        let (bs, be) = (next_bs, pos.reg[r + 1] as usize);
+        let corner_end = pos.bnd[be] as usize;
+        let region = &corners[next_corner..corner_end];
+        (next_bs, next_corner) = (be, corner_end);
         pass += 1;
         let mut lives = 0u32;
         for &c in region {
-            let i = c.index();
-            let l = lives_of[i];
+            let l = tables.lives(c);
             if l != 0 {
-                let info = &mut spots[i];
+                let info = tables.info(c);
                 if info.stamp != pass {
                     info.stamp = pass;
                     lives += u32::from(l);
@@ -396,8 +457,7 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
             // The index of this boundary among the kept ones, if it is kept.
             let kb = kept_bnd.len() as u32 - 1;
             for &c in &corners[w[0] as usize..w[1] as usize] {
-                let i = c.index();
-                if mode.drop_stumps && lives_of[i] == 0 {
+                if mode.drop_stumps && tables.lives(c) == 0 {
                     continue;
                 }
                 // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
@@ -405,7 +465,7 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                     continue;
                 }
                 kept.push(c);
-                let info = &mut spots[i];
+                let info = tables.info(c);
                 if info.generation != generation {
                     info.generation = generation;
                     info.occ = 1;
@@ -434,10 +494,12 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
             if mode.glop {
                 // ... also cyclically: the last spot is the first one met again on this boundary,
                 // so taking it back changes only its count.
-                while kept.len() - start > 1 && kept[kept.len() - 1] == kept[start] {
-                    let c = kept[kept.len() - 1];
+                while let [first, .., last] = kept[start..] {
+                    if last != first {
+                        break;
+                    }
                     kept.pop();
-                    spots[c.index()].occ -= 1;
+                    tables.info(last).occ -= 1;
                 }
             }
             if kept.len() > start {
@@ -459,7 +521,7 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
 /// written as they are read (the same shape as [`merge_small_regions`] then [`label_and_emit`],
 /// without copying the position in between).
 #[inline(never)]
-fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
+fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
     let nr = scratch.kept_reg.len() - 1;
     shape.toks.clear();
     shape.bnd.clear();
@@ -472,11 +534,11 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     shape.land_labels.push(0);
     shape.bag.clear();
     shape.label_class.clear();
-    let lives_of = pos.lives.as_slice();
     let kept = scratch.kept.as_slice();
     let kept_bnd = scratch.kept_bnd.as_slice();
     let kept_reg = scratch.kept_reg.as_slice();
-    let spots = scratch.spots.as_mut_slice();
+    // The lives were copied in by the reading.
+    let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     // Lands: regions joined by a spot met in both, joined while reading (a private spot of a
     // merged region never is met in two).
     let mut uf = std::mem::take(&mut scratch.uf);
@@ -511,17 +573,18 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
     }
     scratch.uf = uf;
     let mut n_labels = 0u32;
-    // The token of a spot: its class, or its label (numbered in order of first appearance).
+    // The first label of the current land.
+    let mut land_lo = 0u32;
+    // The token of a spot: its class, or its label (numbered in order of first appearance,
+    // written from the land's first label).
     #[inline]
     fn token(
-        spots: &mut [SpotInfo],
+        info: &mut SpotInfo,
         lives: u8,
-        i: usize,
         private: bool,
-        n_labels: &mut u32,
+        (n_labels, land_lo): (&mut u32, u32),
         label_class_out: &mut Vec<u8>,
     ) -> u32 {
-        let info = &mut spots[i];
         if private || info.occ < 2 {
             return u32::from(3 - lives);
         }
@@ -530,16 +593,22 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
             *n_labels += 1;
             label_class_out.push(label_class(lives, info.occ, info.same_boundary));
         }
-        LABEL_BASE + info.label
+        LABEL_BASE + info.label - land_lo
     }
-    for k in 0..scratch.order.len() {
-        let r = scratch.order[k] as usize;
-        if k > 0 && scratch.land_of[r] != scratch.land_of[scratch.order[k - 1] as usize] {
+    let (order, land_of, region_lives) = (&scratch.order, &scratch.land_of, &scratch.region_lives);
+    // The land of the region before (a new land starts where it changes).
+    let mut last_land = order.first().map_or(0, |&r| land_of[r as usize]);
+    for &r in order {
+        let r = r as usize;
+        let land = land_of[r];
+        if land != last_land {
             shape.land.push(shape.reg.len() as u32 - 1);
             shape.land_labels.push(n_labels);
+            land_lo = n_labels;
+            last_land = land;
         }
         let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
-        if merge && (2..=3).contains(&scratch.region_lives[r]) {
+        if merge && (2..=3).contains(&region_lives[r]) {
             // One bag: the spots met elsewhere or with two lives or more in order, then each
             // private 1-life spot once.
             let region = &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize];
@@ -548,16 +617,14 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
             let mut halves = 0u32;
             let mut private_stump = false;
             for &c in region {
-                let i = c.index();
-                let info = &spots[i];
-                let lives = lives_of[i];
+                let lives = tables.lives(c);
+                let info = tables.info(c);
                 if lives >= 2 || info.first_region != info.last_region {
                     let t = token(
-                        spots,
+                        info,
                         lives,
-                        i,
                         false,
-                        &mut n_labels,
+                        (&mut n_labels, land_lo),
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
@@ -569,27 +636,29 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
             }
             if !private_stump {
                 // All the same class (one life), so their order does not show.
-                let n = halves / 2;
-                shape.toks.extend(std::iter::repeat_n(2, n as usize));
+                // (Few: pushed one by one, without reserving room first.)
+                for _ in 0..halves / 2 {
+                    shape.toks.push(2);
+                }
             } else {
                 // Stumps kept (not the canonical forms' modes): each private spot once, in
                 // order of first appearance, by its class.
                 let mut privates: smallvec::SmallVec<[SpotId; 4]> = smallvec::SmallVec::new();
                 for &c in region {
-                    let info = &spots[c.index()];
-                    let private = lives_of[c.index()] < 2 && info.first_region == info.last_region;
+                    let lives = tables.lives(c);
+                    let info = tables.info(c);
+                    let private = lives < 2 && info.first_region == info.last_region;
                     if private && !privates.contains(&c) {
                         privates.push(c);
                     }
                 }
                 for &c in &privates {
-                    let i = c.index();
+                    let lives = tables.lives(c);
                     let t = token(
-                        spots,
-                        lives_of[i],
-                        i,
+                        tables.info(c),
+                        lives,
                         true,
-                        &mut n_labels,
+                        (&mut n_labels, land_lo),
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
@@ -600,13 +669,12 @@ fn emit(pos: &Position, merge: bool, scratch: &mut ShapeScratch, shape: &mut Sha
         } else {
             for b in bs..be {
                 for &c in &kept[kept_bnd[b] as usize..kept_bnd[b + 1] as usize] {
-                    let i = c.index();
+                    let lives = tables.lives(c);
                     let t = token(
-                        spots,
-                        lives_of[i],
-                        i,
+                        tables.info(c),
+                        lives,
                         false,
-                        &mut n_labels,
+                        (&mut n_labels, land_lo),
                         &mut shape.label_class,
                     );
                     shape.toks.push(t);
@@ -766,10 +834,12 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     }
     scratch.uf = uf;
     let mut n_labels = 0u32;
+    let mut land_lo = 0u32;
     for (k, &r) in scratch.order.iter().enumerate() {
         if k > 0 && scratch.land_of[r as usize] != scratch.land_of[scratch.order[k - 1] as usize] {
             shape.land.push(shape.reg.len() as u32 - 1);
             shape.land_labels.push(n_labels);
+            land_lo = n_labels;
         }
         let r = r as usize;
         for b in scratch.kept_reg[r] as usize..scratch.kept_reg[r + 1] as usize {
@@ -787,7 +857,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
                             .label_class
                             .push(label_class(l, o, info.same_boundary));
                     }
-                    LABEL_BASE + info.label
+                    LABEL_BASE + info.label - land_lo
                 } else {
                     u32::from(3 - l)
                 };

@@ -148,7 +148,6 @@ pub(crate) struct TreeScratch {
     lrange: Vec<(u32, u32)>,
     /// Per local label, how many occurrences the one-pass setup has placed.
     lcount: Vec<u8>,
-    label_base: u32,
     nl: usize,
     lclass: Vec<u8>,
     /// Pieces: piece of each boundary, and the boundaries of piece `g` in `gbnd[gstart[g]..]`.
@@ -166,7 +165,9 @@ pub(crate) struct TreeScratch {
     code_start: Vec<u32>,
     code_end: Vec<u32>,
     // Scratch for one piece.
-    trav: Trav,
+    /// The walk of a piece, boxed so that taking it out of the scratch for a walk (and putting
+    /// it back) moves a pointer rather than the walk's tables.
+    trav: Option<Box<Trav>>,
     word: Vec<u32>,
     best_word: Vec<u32>,
     tmp_names: SmallVec<[(u32, u32); 16]>,
@@ -287,6 +288,8 @@ impl TreeScratch {
     fn single_region(&mut self, shape: &Shape, land: usize, orient: Orient) {
         let r = shape.land[land] as usize;
         let (bs, be) = (shape.reg[r] as usize, shape.reg[r + 1] as usize);
+        let classes = &shape.label_class
+            [shape.land_labels[land] as usize..shape.land_labels[land + 1] as usize];
         let orients: &[bool] = match orient {
             Orient::Straight => &[false],
             Orient::Mirrored => &[true],
@@ -313,7 +316,7 @@ impl TreeScratch {
                     self.arena.extend(toks.iter().map(|&t| CLASS + t));
                     self.arena[from..].sort_unstable();
                 } else {
-                    least_word(shape, toks, mirror, &mut self.word, &mut self.best_word);
+                    least_word(classes, toks, mirror, &mut self.word, &mut self.best_word);
                     self.arena.extend_from_slice(&self.best_word);
                 }
                 self.arena.push(END);
@@ -485,9 +488,9 @@ impl TreeScratch {
     fn renaming_mirrors(&mut self, shape: &Shape, map: &[u32], done: &[bool]) -> bool {
         let rename = |t: u32| -> u32 {
             if t >= LABEL_BASE {
-                let l = map[(t - LABEL_BASE - self.label_base) as usize];
+                let l = map[(t - LABEL_BASE) as usize];
                 if l != NONE {
-                    return LABEL_BASE + self.label_base + l;
+                    return LABEL_BASE + l;
                 }
             }
             t
@@ -559,14 +562,9 @@ impl TreeScratch {
             }
         }
         self.rbnd.push(self.nb as u32);
-        // Labels of this land form a contiguous range of label numbers.
+        // The land's labels are numbered from 0 in its tokens; their classes are a range.
         let (ts, te) = (shape.bnd[bs] as usize, shape.bnd[be] as usize);
-        let (lo, hi) = if shape.land_labels[land] == shape.land_labels[land + 1] {
-            (0, 0)
-        } else {
-            (shape.land_labels[land], shape.land_labels[land + 1])
-        };
-        self.label_base = lo;
+        let (lo, hi) = (shape.land_labels[land], shape.land_labels[land + 1]);
         self.nl = (hi - lo) as usize;
         self.lclass.clear();
         self.lclass
@@ -575,7 +573,7 @@ impl TreeScratch {
         self.lstart.resize(self.nl + 1, 0);
         for &t in &shape.toks[ts..te] {
             if t >= LABEL_BASE {
-                self.lstart[(t - LABEL_BASE - lo) as usize + 1] += 1;
+                self.lstart[(t - LABEL_BASE) as usize + 1] += 1;
             }
         }
         for l in 0..self.nl {
@@ -590,7 +588,7 @@ impl TreeScratch {
             let (s, e) = (shape.bnd[bs + b] as usize, shape.bnd[bs + b + 1] as usize);
             for (k, &t) in shape.toks[s..e].iter().enumerate() {
                 if t >= LABEL_BASE {
-                    let l = (t - LABEL_BASE - lo) as usize;
+                    let l = (t - LABEL_BASE) as usize;
                     self.locc[fill[l] as usize] = (b as u32, k as u32);
                     fill[l] += 1;
                 }
@@ -786,12 +784,8 @@ impl TreeScratch {
         self.nr = nr;
         self.nb = nb;
         self.b_first = bs;
-        let (lo, hi) = if shape.land_labels[land] == shape.land_labels[land + 1] {
-            (0, 0)
-        } else {
-            (shape.land_labels[land], shape.land_labels[land + 1])
-        };
-        self.label_base = lo;
+        // The land's labels are numbered from 0 in its tokens; their classes are a range.
+        let (lo, hi) = (shape.land_labels[land], shape.land_labels[land + 1]);
         let nl = (hi - lo) as usize;
         self.nl = nl;
         self.lclass.clear();
@@ -815,7 +809,7 @@ impl TreeScratch {
         grow(&mut self.bfs, most);
         let bnd = &shape.bnd[bs..=be];
         let toks = &shape.toks;
-        let label = |t: u32| (t - LABEL_BASE - lo) as usize;
+        let label = |t: u32| (t - LABEL_BASE) as usize;
         let breg = &mut self.breg[..nb];
         let rbnd = &mut self.rbnd[..=nr];
         for (r, w) in shape.reg[rs..=re].windows(2).enumerate() {
@@ -1115,7 +1109,7 @@ impl TreeScratch {
     #[inline]
     fn class_of(&self, t: u32) -> u8 {
         if t >= LABEL_BASE {
-            self.lclass[(t - LABEL_BASE - self.label_base) as usize]
+            self.lclass[(t - LABEL_BASE) as usize]
         } else {
             t as u8
         }
@@ -1151,7 +1145,7 @@ impl TreeScratch {
     /// The local label of a label token.
     #[inline]
     fn label(&self, tok: u32) -> usize {
-        (tok - LABEL_BASE - self.label_base) as usize
+        (tok - LABEL_BASE) as usize
     }
 
     /// The ways to read bag `b` given the names so far: anonymous spots by class, then named
@@ -1198,8 +1192,7 @@ impl TreeScratch {
                 len: (nf + nu) as u8,
                 orders: [[0; 3]; 6],
             };
-            plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
-            plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            plans.orders[0] = joined(&fixed, nf, &unnamed);
             return plans;
         }
         let mut keys: [(u8, &[u32]); 3] = [(0, &[]); 3];
@@ -1250,11 +1243,10 @@ impl TreeScratch {
             // The sorted order; with two tied labels that cannot be exchanged freely, also the
             // other order (what the general rule below gives for two labels).
             plans.count = 1;
-            plans.orders[0][..nf].copy_from_slice(&fixed[..nf]);
-            plans.orders[0][nf..nf + nu].copy_from_slice(&unnamed[..nu]);
+            plans.orders[0] = joined(&fixed, nf, &unnamed);
             if nu == 2 && tied && !swappable(0, 1) {
                 plans.count = 2;
-                plans.orders[1][..nf].copy_from_slice(&fixed[..nf]);
+                plans.orders[1] = fixed;
                 plans.orders[1][nf] = unnamed[1];
                 plans.orders[1][nf + 1] = unnamed[0];
             }
@@ -1285,7 +1277,7 @@ impl TreeScratch {
                 continue;
             }
             let o = &mut plans.orders[plans.count as usize];
-            o[..nf].copy_from_slice(&fixed[..nf]);
+            *o = fixed;
             for k in 0..nu {
                 o[nf + k] = unnamed[perm[k]];
             }
@@ -1490,7 +1482,7 @@ impl TreeScratch {
             if i > 0 && !budget.can_branch() {
                 break;
             }
-            let mut t = std::mem::take(&mut self.trav);
+            let mut t = self.trav.take().unwrap_or_default();
             let bound = if have { Some(best.as_slice()) } else { None };
             let plans = bag_plans.iter().find(|&&(b, _)| b == b0).map(|(_, p)| p);
             let done = self.walk(
@@ -1507,7 +1499,7 @@ impl TreeScratch {
                 have = true;
             }
             self.reset_trav(&mut t);
-            self.trav = t;
+            self.trav = Some(t);
         }
         self.arena.extend_from_slice(&best);
         self.best = best;
@@ -1900,7 +1892,7 @@ impl TreeScratch {
                 );
                 for &tok in &shape.toks[s..e] {
                     if tok >= LABEL_BASE {
-                        let l = (tok - LABEL_BASE - self.label_base) as usize;
+                        let l = (tok - LABEL_BASE) as usize;
                         if names[l] == NONE {
                             names[l] = next;
                             next += 1;
@@ -1917,6 +1909,14 @@ impl TreeScratch {
         }
         self.code.push(END);
     }
+}
+
+/// A bag's reading: the first `nf` entries of `fixed`, then those of `rest` (three entries at
+/// most in all; what follows is never read). Written entry by entry over the whole arrays, so
+/// that no call to copy a few bytes is made.
+#[inline]
+fn joined(fixed: &[u32; 3], nf: usize, rest: &[u32; 3]) -> [u32; 3] {
+    std::array::from_fn(|k| if k < nf { fixed[k] } else { rest[(k - nf) % 3] })
 }
 
 /// Grows `v` to at least `n` entries, never shrinking it (the tables are written by index).
@@ -1980,8 +1980,15 @@ fn check_bound(code: &[u32], bound: &mut Option<&[u32]>) -> bool {
 }
 
 /// The least word of a boundary read from any rotation (straight or mirrored), its labels named
-/// from scratch in order of appearance, into `best` (`word` is scratch).
-fn least_word(shape: &Shape, toks: &[u32], mirror: bool, word: &mut Vec<u32>, best: &mut Vec<u32>) {
+/// from scratch in order of appearance, into `best` (`word` is scratch); `classes` are the
+/// classes of the land's labels.
+fn least_word(
+    classes: &[u8],
+    toks: &[u32],
+    mirror: bool,
+    word: &mut Vec<u32>,
+    best: &mut Vec<u32>,
+) {
     let m = toks.len();
     let at = |rd: usize, k: usize| -> u32 {
         // rd and k are below m: one subtraction wraps (no division).
@@ -1990,7 +1997,7 @@ fn least_word(shape: &Shape, toks: &[u32], mirror: bool, word: &mut Vec<u32>, be
     };
     let unit_first = |t: u32| -> u32 {
         if t >= LABEL_BASE {
-            NEW + u32::from(shape.label_class[(t - LABEL_BASE) as usize])
+            NEW + u32::from(classes[(t - LABEL_BASE) as usize])
         } else {
             CLASS + t
         }
@@ -2128,11 +2135,10 @@ mod tests {
         let mut pieces = tree.bgroup[..nb].to_vec();
         pieces.extend_from_slice(&tree.gstart[..=ng]);
         pieces.extend_from_slice(&tree.gbnd[..nb]);
-        let mut rest = tree.lclass[..nl]
+        let rest = tree.lclass[..nl]
             .iter()
             .map(|&c| u32::from(c))
             .collect::<Vec<_>>();
-        rest.push(tree.label_base);
         let rooted = centers.map(|c| {
             let mut v = c.to_vec();
             v.extend_from_slice(&tree.parent_b[..n]);
