@@ -10,11 +10,13 @@
 //! ([`super::band::relax_leaning`], [`LEAN`]), so that the curve keeps to one side of the gap
 //! and leaves the other half passable, and the drawing that cuts off fewest is played.
 
-use sprouts_geom::Point;
+use sprouts_geom::{Point, closest_on_segment};
 use sprouts_topo::{RegionId, SpotId};
 
 use super::TIGHT_CLEARANCES;
-use super::planner::{FreeGrid, GridBase, Scene};
+#[cfg(any(doc, test))]
+use super::planner::GridBase;
+use super::planner::{FreeGrid, Scene};
 use crate::analyse::Analysis;
 use crate::drawing::{Drawing, Settings};
 
@@ -30,13 +32,15 @@ pub(super) const LEAN: f64 = 10.0;
 /// cells tell).
 pub(super) fn cut_off(drawing: &Drawing, analysis: &Analysis, settings: &Settings) -> usize {
     let _span = tracing::debug_span!("cut_off").entered();
-    let mut scene = Scene::new(drawing, settings);
-    scene.d0 *= TIGHT_CLEARANCES[TIGHT_CLEARANCES.len() - 1];
-    let grid = GridBase::new(&scene, analysis, &[]).grid;
-    let label = components(&grid);
+    let scene = Scene::new(drawing, settings);
+    let grid = Open::new(
+        &scene,
+        settings.min_clearance * TIGHT_CLEARANCES[TIGHT_CLEARANCES.len() - 1],
+    );
+    let label = grid.components();
     let pos = analysis.position();
 
-    // Each live spot's components, per region it faces.
+    // Each live spot's components, per region with lives for a move that it faces.
     let mut items: Vec<(RegionId, SpotId, Vec<u32>)> = Vec::new();
     for &(id, centre, radius) in &scene.spots {
         if pos.lives(id).is_none_or(|l| l.get() == 0) {
@@ -53,7 +57,7 @@ pub(super) fn cut_off(drawing: &Drawing, analysis: &Analysis, settings: &Setting
             if pos.region(r).is_none_or(|reg| reg.lives() < 2) {
                 continue;
             }
-            let comps = access(&grid, &label, analysis, (id, centre, radius), r);
+            let comps = grid.access(&label, analysis, (id, centre, radius), r);
             items.push((r, id, comps));
         }
     }
@@ -68,6 +72,171 @@ pub(super) fn cut_off(drawing: &Drawing, analysis: &Analysis, settings: &Setting
         start = end;
     }
     total
+}
+
+/// The open cells of the planner's grid at the clearance `d0` with every spot an obstacle
+/// (what [`GridBase::new`] makes open without terminals: a cell is open when its centre keeps
+/// `d0` from every spot's disc, curve and the window's edge), made without the step costs and
+/// room the planner also needs.
+struct Open {
+    cell: f64,
+    nx: usize,
+    ny: usize,
+    d0: f64,
+    open: Vec<bool>,
+}
+
+impl Open {
+    fn new(scene: &Scene, d0: f64) -> Open {
+        let cell = FreeGrid::cell_width(d0);
+        let nx = ((scene.width / cell).floor() as usize).max(1);
+        let ny = ((scene.height / cell).floor() as usize).max(1);
+        let mut open = vec![true; nx * ny];
+        // Distances compared as the planner stores them, in `f32`.
+        let lim = d0 as f32;
+        let centre =
+            |i: usize, j: usize| Point::new((i as f64 + 0.5) * cell, (j as f64 + 0.5) * cell);
+        let range = |lo: f64, hi: f64, n: usize| {
+            let a = ((lo / cell - 0.5).floor().max(0.0)) as usize;
+            let b = ((hi / cell - 0.5).ceil().max(0.0) as usize).min(n - 1);
+            (a.min(n - 1), b)
+        };
+        // The window's edges: only the cells within `d0` of one.
+        let k = ((d0 / cell).ceil() as usize + 1).min(nx.max(ny));
+        for j in 0..ny {
+            let rows = j < k || j + k >= ny;
+            for i in 0..nx {
+                if !rows && i >= k && i + k < nx {
+                    continue;
+                }
+                let p = centre(i, j);
+                let d = p.x.min(p.y).min(scene.width - p.x).min(scene.height - p.y) as f32;
+                if d < lim {
+                    open[j * nx + i] = false;
+                }
+            }
+        }
+        for &(_, c, r) in &scene.spots {
+            let reach = r + d0;
+            let (i0, i1) = range(c.x - reach, c.x + reach, nx);
+            let (j0, j1) = range(c.y - reach, c.y + reach, ny);
+            for j in j0..=j1 {
+                for i in i0..=i1 {
+                    let d = ((centre(i, j) - c).norm() - r).max(0.0) as f32;
+                    if d < lim {
+                        open[j * nx + i] = false;
+                    }
+                }
+            }
+        }
+        for (_, _, pts) in &scene.curves {
+            for w in pts.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let (i0, i1) = range(a.x.min(b.x) - d0, a.x.max(b.x) + d0, nx);
+                let (j0, j1) = range(a.y.min(b.y) - d0, a.y.max(b.y) + d0, ny);
+                for j in j0..=j1 {
+                    for i in i0..=i1 {
+                        let at = j * nx + i;
+                        if !open[at] {
+                            continue;
+                        }
+                        let p = centre(i, j);
+                        let (_, q) = closest_on_segment(p, a, b);
+                        if ((p - q).norm() as f32) < lim {
+                            open[at] = false;
+                        }
+                    }
+                }
+            }
+        }
+        Open {
+            cell,
+            nx,
+            ny,
+            d0,
+            open,
+        }
+    }
+
+    fn centre(&self, c: usize) -> Point {
+        Point::new(
+            ((c % self.nx) as f64 + 0.5) * self.cell,
+            ((c / self.nx) as f64 + 0.5) * self.cell,
+        )
+    }
+
+    /// The open cells' components, neighbours in eight directions (two open cells side by
+    /// side or corner to corner have no curve between them: each keeps `d0` from everything,
+    /// more than half the diagonal).
+    fn components(&self) -> Vec<u32> {
+        let (nx, ny) = (self.nx, self.ny);
+        let mut label = vec![u32::MAX; nx * ny];
+        let mut stack = Vec::new();
+        let mut next = 0;
+        for s in 0..nx * ny {
+            if !self.open[s] || label[s] != u32::MAX {
+                continue;
+            }
+            label[s] = next;
+            stack.push(s);
+            while let Some(c) = stack.pop() {
+                let (i, j) = (c % nx, c / nx);
+                for b in j.saturating_sub(1)..=(j + 1).min(ny - 1) {
+                    for a in i.saturating_sub(1)..=(i + 1).min(nx - 1) {
+                        let m = b * nx + a;
+                        if self.open[m] && label[m] == u32::MAX {
+                            label[m] = next;
+                            stack.push(m);
+                        }
+                    }
+                }
+            }
+            next += 1;
+        }
+        label
+    }
+
+    /// The components of the open cells a spot leaves through into region `r`: the open cells
+    /// round its disc through one of its corners in `r`, in rings of growing reach, the outer
+    /// ones checked to lie in `r` (as [`FreeGrid::terminal_cells`] does for a move's ends).
+    fn access(
+        &self,
+        label: &[u32],
+        analysis: &Analysis,
+        (id, centre, radius): (SpotId, Point, f64),
+        r: RegionId,
+    ) -> Vec<u32> {
+        let pos = analysis.position();
+        for extra in [1.5, 3.0, 6.0] {
+            let reach = radius + self.d0 + extra * self.cell;
+            let k = (reach / self.cell).ceil() as i64 + 1;
+            let ci = (centre.x / self.cell).floor() as i64;
+            let cj = (centre.y / self.cell).floor() as i64;
+            let mut out = Vec::new();
+            for j in (cj - k).max(0)..=(cj + k).min(self.ny as i64 - 1) {
+                for i in (ci - k).max(0)..=(ci + k).min(self.nx as i64 - 1) {
+                    let c = j as usize * self.nx + i as usize;
+                    let p = self.centre(c);
+                    if !self.open[c] || (p - centre).norm() > reach {
+                        continue;
+                    }
+                    let through = analysis
+                        .corner_at(id, p)
+                        .and_then(|k| pos.region_of(k.boundary));
+                    if through != Some(r) || (extra > 1.5 && analysis.region_at(p) != Some(r)) {
+                        continue;
+                    }
+                    out.push(label[c]);
+                }
+            }
+            if !out.is_empty() {
+                out.sort_unstable();
+                out.dedup();
+                return out;
+            }
+        }
+        Vec::new()
+    }
 }
 
 /// How many groups `items` (the live spots of one region) fall into, two spots in one group
@@ -99,78 +268,44 @@ fn groups(items: &[(RegionId, SpotId, Vec<u32>)]) -> usize {
     (0..n).filter(|&k| find(&mut parent, k) == k).count()
 }
 
-/// The components of the open cells a spot leaves through into region `r`: the open cells
-/// round its disc through one of its corners in `r`, in rings of growing reach, the outer ones
-/// checked to lie in `r` (as [`FreeGrid::terminal_cells`] does for a move's ends).
-fn access(
-    grid: &FreeGrid,
-    label: &[u32],
-    analysis: &Analysis,
-    (id, centre, radius): (SpotId, Point, f64),
-    r: RegionId,
-) -> Vec<u32> {
-    let pos = analysis.position();
-    for extra in [1.5, 3.0, 6.0] {
-        let reach = radius + grid.d0 + extra * grid.cell;
-        let mut out = Vec::new();
-        for c in grid.open_cells_within(centre, reach) {
-            let p = grid.centre(c);
-            let through = analysis
-                .corner_at(id, p)
-                .and_then(|k| pos.region_of(k.boundary));
-            if through != Some(r) || (extra > 1.5 && analysis.region_at(p) != Some(r)) {
-                continue;
-            }
-            out.push(label[c as usize]);
-        }
-        if !out.is_empty() {
-            out.sort_unstable();
-            out.dedup();
-            return out;
-        }
-    }
-    Vec::new()
-}
-
-/// The open cells' components, neighbours in eight directions (two open cells side by side or
-/// corner to corner have no curve between them: each keeps `d0` from everything, more than
-/// half the diagonal).
-fn components(grid: &FreeGrid) -> Vec<u32> {
-    let (nx, ny) = (grid.nx, grid.ny);
-    let mut label = vec![u32::MAX; nx * ny];
-    let mut stack = Vec::new();
-    let mut next = 0;
-    for s in 0..nx * ny {
-        if !grid.open[s] || label[s] != u32::MAX {
-            continue;
-        }
-        label[s] = next;
-        stack.push(s);
-        while let Some(c) = stack.pop() {
-            let (i, j) = ((c % nx) as i64, (c / nx) as i64);
-            for dj in -1..=1 {
-                for di in -1..=1 {
-                    let (a, b) = (i + di, j + dj);
-                    if a < 0 || b < 0 || a >= nx as i64 || b >= ny as i64 {
-                        continue;
-                    }
-                    let m = b as usize * nx + a as usize;
-                    if grid.open[m] && label[m] == u32::MAX {
-                        label[m] = next;
-                        stack.push(m);
-                    }
-                }
-            }
-        }
-        next += 1;
-    }
-    label
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Board, WorldSize};
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The open cells made without the planner's costs are the planner's own (its grid with no
+    /// terminals) on the pictures of random games, cell for cell.
+    #[test]
+    fn the_open_cells_are_the_planner_s() {
+        let settings = Settings::default();
+        for seed in 0..3u64 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut board = Board::new(5, WorldSize::new(700.0, 450.0), settings).expect("a board");
+            for _ in 0..10 {
+                let pos = board.position().clone();
+                let moves: Vec<_> = pos.moves().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = &moves[rng.random_range(0..moves.len())];
+                if board.draw_move(mv, &mut |_| {}).is_err() {
+                    break;
+                }
+                for k in TIGHT_CLEARANCES.into_iter().chain([1.0]) {
+                    let mut scene = Scene::new(board.drawing(), &settings);
+                    scene.d0 *= k;
+                    let planner = GridBase::new(&scene, board.analysis(), &[]).grid;
+                    let fast = Open::new(&scene, scene.d0);
+                    assert_eq!((fast.nx, fast.ny), (planner.nx, planner.ny));
+                    let differ = fast.open.iter().zip(&planner.open).filter(|(a, b)| a != b);
+                    assert_eq!(differ.count(), 0, "seed {seed}, clearance {k} d0");
+                }
+            }
+            assert!(board.moves().len() >= 5, "seed {seed}: a game to test on");
+        }
+    }
 
     /// Two spots in a window only a few pixels tall, its edges the corridor's sides: the spots
     /// are cut off from each other exactly when the router cannot join them (at any of its
