@@ -167,33 +167,64 @@ impl Open {
 
     /// The open cells' components, neighbours in eight directions (two open cells side by
     /// side or corner to corner have no curve between them: each keeps `d0` from everything,
-    /// more than half the diagonal).
-    fn components(&self) -> Vec<u32> {
-        let (nx, ny) = (self.nx, self.ny);
-        let mut label = vec![u32::MAX; nx * ny];
-        let mut stack = Vec::new();
-        let mut next = 0;
-        for s in 0..nx * ny {
-            if !self.open[s] || label[s] != u32::MAX {
-                continue;
+    /// more than half the diagonal), found on the rows' runs of open cells: a run joins the
+    /// runs of the row above that it touches or meets corner to corner.
+    fn components(&self) -> Components {
+        let nx = self.nx;
+        let mut rows = Vec::with_capacity(self.ny + 1);
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for j in 0..self.ny {
+            rows.push(runs.len());
+            let row = &self.open[j * nx..(j + 1) * nx];
+            let mut i = 0;
+            while i < nx {
+                if !row[i] {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < nx && row[i] {
+                    i += 1;
+                }
+                runs.push((start as u32, i as u32));
             }
-            label[s] = next;
-            stack.push(s);
-            while let Some(c) = stack.pop() {
-                let (i, j) = (c % nx, c / nx);
-                for b in j.saturating_sub(1)..=(j + 1).min(ny - 1) {
-                    for a in i.saturating_sub(1)..=(i + 1).min(nx - 1) {
-                        let m = b * nx + a;
-                        if self.open[m] && label[m] == u32::MAX {
-                            label[m] = next;
-                            stack.push(m);
-                        }
-                    }
+        }
+        rows.push(runs.len());
+        let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
+        fn find(p: &mut [u32], mut x: u32) -> u32 {
+            while p[x as usize] != x {
+                p[x as usize] = p[p[x as usize] as usize];
+                x = p[x as usize];
+            }
+            x
+        }
+        for j in 1..self.ny {
+            let (above, here) = (rows[j - 1]..rows[j], rows[j]..rows[j + 1]);
+            let mut k = above.start;
+            for r in here {
+                let (a, b) = runs[r];
+                // The runs above that end before this one's column `a - 1` cannot touch it
+                // nor any later run of this row.
+                while k < above.end && runs[k].1 < a {
+                    k += 1;
+                }
+                let mut m = k;
+                while m < above.end && runs[m].0 <= b {
+                    let (x, y) = (find(&mut parent, r as u32), find(&mut parent, m as u32));
+                    parent[x as usize] = y;
+                    m += 1;
                 }
             }
-            next += 1;
         }
-        label
+        let root = (0..runs.len() as u32)
+            .map(|r| find(&mut parent, r))
+            .collect();
+        Components {
+            nx,
+            rows,
+            runs,
+            root,
+        }
     }
 
     /// The components of the open cells a spot leaves through into region `r`: the open cells
@@ -201,7 +232,7 @@ impl Open {
     /// ones checked to lie in `r` (as [`FreeGrid::terminal_cells`] does for a move's ends).
     fn access(
         &self,
-        label: &[u32],
+        label: &Components,
         analysis: &Analysis,
         (id, centre, radius): (SpotId, Point, f64),
         r: RegionId,
@@ -226,7 +257,7 @@ impl Open {
                     if through != Some(r) || (extra > 1.5 && analysis.region_at(p) != Some(r)) {
                         continue;
                     }
-                    out.push(label[c]);
+                    out.extend(label.at(c));
                 }
             }
             if !out.is_empty() {
@@ -236,6 +267,29 @@ impl Open {
             }
         }
         Vec::new()
+    }
+}
+
+/// The components of [`Open`]'s cells, by rows' runs of open cells.
+struct Components {
+    nx: usize,
+    /// Each row's first run (and, last, the number of runs).
+    rows: Vec<usize>,
+    /// Each run's first column and the column past its last.
+    runs: Vec<(u32, u32)>,
+    /// Each run's component.
+    root: Vec<u32>,
+}
+
+impl Components {
+    /// The component of open cell `c` (`None` for a closed cell).
+    fn at(&self, c: usize) -> Option<u32> {
+        let (i, j) = ((c % self.nx) as u32, c / self.nx);
+        let row = &self.runs[self.rows[j]..self.rows[j + 1]];
+        let k = row.partition_point(|r| r.1 <= i);
+        row.get(k)
+            .filter(|r| r.0 <= i)
+            .map(|_| self.root[self.rows[j] + k])
     }
 }
 
@@ -277,6 +331,61 @@ mod tests {
 
     /// The open cells made without the planner's costs are the planner's own (its grid with no
     /// terminals) on the pictures of random games, cell for cell.
+    /// The components by rows' runs are those of a plain flood fill from cell to cell over
+    /// the eight neighbours, on random rasters from empty to full.
+    #[test]
+    fn the_components_by_runs_are_a_flood_fill_s() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for case in 0..200 {
+            let (nx, ny) = (rng.random_range(1..30), rng.random_range(1..30));
+            let density = f64::from(case % 10) / 9.0;
+            let open: Vec<bool> = (0..nx * ny).map(|_| rng.random_bool(density)).collect();
+            let grid = Open {
+                cell: 1.0,
+                nx,
+                ny,
+                d0: 1.0,
+                open: open.clone(),
+            };
+            let runs = grid.components();
+            // The flood fill.
+            let mut label = vec![u32::MAX; nx * ny];
+            let mut next = 0;
+            for s in 0..nx * ny {
+                if !open[s] || label[s] != u32::MAX {
+                    continue;
+                }
+                label[s] = next;
+                let mut stack = vec![s];
+                while let Some(c) = stack.pop() {
+                    let (i, j) = (c % nx, c / nx);
+                    for b in j.saturating_sub(1)..=(j + 1).min(ny - 1) {
+                        for a in i.saturating_sub(1)..=(i + 1).min(nx - 1) {
+                            let m = b * nx + a;
+                            if open[m] && label[m] == u32::MAX {
+                                label[m] = next;
+                                stack.push(m);
+                            }
+                        }
+                    }
+                }
+                next += 1;
+            }
+            for c in 0..nx * ny {
+                assert_eq!(runs.at(c).is_some(), open[c], "case {case}, cell {c}");
+                for d in 0..nx * ny {
+                    if open[c] && open[d] {
+                        assert_eq!(
+                            runs.at(c) == runs.at(d),
+                            label[c] == label[d],
+                            "case {case}, cells {c} and {d}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_open_cells_are_the_planner_s() {
         let settings = Settings::default();
