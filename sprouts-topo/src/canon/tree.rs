@@ -184,6 +184,9 @@ pub(crate) struct TreeScratch {
     /// Take no shortcut: every bag reading is ordered by key and every piece is walked with
     /// every comparison (the reference the shortcuts are tested against).
     pub(crate) reference: bool,
+    /// Walk every start of a piece even when they are known to write one code (see
+    /// [`TreeScratch::starts_all_equal`]): what the shortcut is tested against, budget included.
+    pub(crate) walk_equal_starts: bool,
     other: Vec<u32>,
     /// Walks kept for branching (reused, see `run`).
     pool: Vec<Trav>,
@@ -1475,6 +1478,13 @@ impl TreeScratch {
             starts = expanded;
         }
         let root = pb == NONE;
+        // When every start is known to write the same code, the first walk is the code; the
+        // others are only counted as the work they would do (the same as the first's).
+        let same = starts.len() > 1
+            && !self.reference
+            && !self.walk_equal_starts
+            && self.starts_all_equal(ctx, g, pb);
+        let mut first_cost = 0;
         let mut best = std::mem::take(&mut self.best);
         best.clear();
         let mut have = false;
@@ -1482,6 +1492,11 @@ impl TreeScratch {
             if i > 0 && !budget.can_branch() {
                 break;
             }
+            if same && i > 0 {
+                budget.spend(first_cost);
+                continue;
+            }
+            let left = budget.left;
             let mut t = self.trav.take().unwrap_or_default();
             let bound = if have { Some(best.as_slice()) } else { None };
             let plans = bag_plans.iter().find(|&&(b, _)| b == b0).map(|(_, p)| p);
@@ -1494,6 +1509,7 @@ impl TreeScratch {
                 budget,
             );
             budget.spend(t.code.len());
+            first_cost = (left - budget.left) as usize;
             if done && (!have || t.code < best) {
                 std::mem::swap(&mut best, &mut t.code);
                 have = true;
@@ -1503,6 +1519,53 @@ impl TreeScratch {
         }
         self.arena.extend_from_slice(&best);
         self.best = best;
+    }
+
+    /// Whether every start of piece `g` entered through `pb` (`NONE` at the root) writes the
+    /// same code, for one of two shapes of piece common in real games, each of two boundaries
+    /// whose every label is met once on each:
+    ///
+    /// * entered through an ordinary boundary `pb`, the other a bag: every start reads `pb` from
+    ///   a rotation with the least blind word, and since each label is met once on it, its word
+    ///   is that blind word (each label new); the bag is then read with every label named, in
+    ///   the order of the names, which is the same for every start;
+    /// * at the root, two bags: the starts are one reading of each bag (its labels are all met
+    ///   again in the other bag, so any two of equal key can be exchanged), and they tie only when
+    ///   the two bags' blind words and regions' codes are equal, so either bag read first writes
+    ///   the same units.
+    ///
+    /// Walking the other starts would only find the first code again.
+    fn starts_all_equal(&self, ctx: Ctx<'_>, g: usize, pb: u32) -> bool {
+        let (gs, ge) = (self.gstart[g] as usize, self.gstart[g + 1] as usize);
+        if ge - gs != 2 {
+            return false;
+        }
+        let (b1, b2) = (self.gbnd[gs] as usize, self.gbnd[gs + 1] as usize);
+        let (first, other) = if pb == NONE {
+            if !self.is_bag(ctx, b1) || !self.is_bag(ctx, b2) {
+                return false;
+            }
+            (b1, b2)
+        } else {
+            let pb = pb as usize;
+            let other = if b1 == pb { b2 } else { b1 };
+            if self.is_bag(ctx, pb) || !self.is_bag(ctx, other) {
+                return false;
+            }
+            (pb, other)
+        };
+        // Every label of `first` is met twice, once on `other`; a label of `other` met only there
+        // would keep the second bag from being fixed by the names, so it must be met on `first`
+        // too: both hold the same labels, each once.
+        let once_on_each = |b: usize, o: usize| {
+            self.toks(ctx, b).iter().all(|&t| {
+                t < LABEL_BASE || {
+                    let (os, oe) = self.lrange[self.label(t)];
+                    oe - os == 2 && (os..oe).any(|k| self.locc[k as usize].0 as usize == o)
+                }
+            })
+        };
+        once_on_each(first, other) && once_on_each(other, first)
     }
 
     /// Clears the traversal state touched by a walk.
