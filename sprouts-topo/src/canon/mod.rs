@@ -887,7 +887,9 @@ mod tests {
     }
 
     /// Lands whose piece has starts known to write one code (an ordinary boundary with a bag
-    /// of the same labels, or two bags of the same labels at the root): the same forms and the
+    /// of the same labels, two bags of the same labels at the root, two ordinary boundaries of
+    /// the same labels in the same or the reverse cyclic order), and some near them that do
+    /// not fit: the same forms and the
     /// same exactness as when every start is walked, down to budgets that run out, and the same
     /// forms as the reference.
     #[test]
@@ -905,6 +907,14 @@ mod tests {
             "0.AB|AB+0.CD|CD",
             "1a1a.AB|AB",
             "0.AB|ABC|0.C",
+            "0.AB|0.BA",
+            "0.ABC|0.CBA",
+            "0.ABC|0.ABC",
+            "0.ABCD|0.DCBA",
+            "0.ABCD|0.BADC",
+            "0.ABCD|0.ACBD",
+            "1a1a.ABC|0.CBA",
+            "0.AB.1a1a|0.BA.1b1b",
         ];
         let mut fast = Canonicalizer::new();
         let mut slow = Canonicalizer::new();

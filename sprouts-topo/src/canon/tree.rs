@@ -1522,41 +1522,38 @@ impl TreeScratch {
     }
 
     /// Whether every start of piece `g` entered through `pb` (`NONE` at the root) writes the
-    /// same code, for one of two shapes of piece common in real games, each of two boundaries
-    /// whose every label is met once on each:
+    /// same code, for three shapes of piece common in real games, each of two boundaries whose
+    /// every label is met once on each:
     ///
     /// * entered through an ordinary boundary `pb`, the other a bag: every start reads `pb` from
     ///   a rotation with the least blind word, and since each label is met once on it, its word
     ///   is that blind word (each label new); the bag is then read with every label named, in
     ///   the order of the names, which is the same for every start;
-    /// * at the root, two bags: the starts are one reading of each bag (its labels are all met
-    ///   again in the other bag, so any two of equal key can be exchanged), and they tie only when
-    ///   the two bags' blind words and regions' codes are equal, so either bag read first writes
-    ///   the same units.
+    /// * two bags (at the root; entered through one, it has one reading): the starts are one
+    ///   reading of each bag (its labels are all met again in the other bag, so any two of equal
+    ///   key can be exchanged), and they tie only when the two bags' blind words and regions'
+    ///   codes are equal, so either bag read first writes the same units;
+    /// * two ordinary boundaries made only of labels, the other boundary holding them in the same
+    ///   cyclic order or in the reverse order (always so for two or three labels): the first
+    ///   boundary is its blind word again, which names its labels `0, 1, ..` in cyclic order from
+    ///   the start, and the other boundary, read from the label named 0, is then `0, 1, ..` or
+    ///   `0, n - 1, ..` from every start; at the root, either boundary read first is the same.
     ///
-    /// Walking the other starts would only find the first code again.
+    /// Walking the other starts would only find the first code again (and with no tie inside
+    /// the walk, each would count the same work as the first).
     fn starts_all_equal(&self, ctx: Ctx<'_>, g: usize, pb: u32) -> bool {
         let (gs, ge) = (self.gstart[g] as usize, self.gstart[g + 1] as usize);
         if ge - gs != 2 {
             return false;
         }
         let (b1, b2) = (self.gbnd[gs] as usize, self.gbnd[gs + 1] as usize);
-        let (first, other) = if pb == NONE {
-            if !self.is_bag(ctx, b1) || !self.is_bag(ctx, b2) {
-                return false;
-            }
+        let (first, other) = if pb == NONE || b1 == pb as usize {
             (b1, b2)
         } else {
-            let pb = pb as usize;
-            let other = if b1 == pb { b2 } else { b1 };
-            if self.is_bag(ctx, pb) || !self.is_bag(ctx, other) {
-                return false;
-            }
-            (pb, other)
+            (b2, b1)
         };
-        // Every label of `first` is met twice, once on `other`; a label of `other` met only there
-        // would keep the second bag from being fixed by the names, so it must be met on `first`
-        // too: both hold the same labels, each once.
+        // Every label of `first` is met twice, once on `other`, and the other way round: both
+        // hold the same labels, each once.
         let once_on_each = |b: usize, o: usize| {
             self.toks(ctx, b).iter().all(|&t| {
                 t < LABEL_BASE || {
@@ -1565,7 +1562,23 @@ impl TreeScratch {
                 }
             })
         };
-        once_on_each(first, other) && once_on_each(other, first)
+        let shape_fits = match (self.is_bag(ctx, first), self.is_bag(ctx, other)) {
+            (false, true) => pb != NONE,
+            (true, true) => true,
+            (false, false) => {
+                let (f, o) = (self.toks(ctx, first), self.toks(ctx, other));
+                let n = f.len();
+                o.len() == n
+                    && f.iter().all(|&t| t >= LABEL_BASE)
+                    && o.iter().all(|&t| t >= LABEL_BASE)
+                    && o.iter().position(|&t| t == f[0]).is_some_and(|j| {
+                        (0..n).all(|i| o[(j + i) % n] == f[i])
+                            || (0..n).all(|i| o[(j + n - i) % n] == f[i])
+                    })
+            }
+            (true, false) => false,
+        };
+        shape_fits && once_on_each(first, other) && once_on_each(other, first)
     }
 
     /// Clears the traversal state touched by a walk.
