@@ -915,6 +915,9 @@ mod tests {
             "0.ABCD|0.ACBD",
             "1a1a.ABC|0.CBA",
             "0.AB.1a1a|0.BA.1b1b",
+            "0.AB|ABC|CDE|0.DE",
+            "AB.CD|AB|CDE|EFG|0.FG",
+            "0.AB|ABC|CDE|0.ED.2",
         ];
         let mut fast = Canonicalizer::new();
         let mut slow = Canonicalizer::new();

@@ -1151,6 +1151,12 @@ impl TreeScratch {
         (tok - LABEL_BASE) as usize
     }
 
+    /// Whether local boundary `b` is an ordinary boundary of two labels.
+    fn two_labels(&self, ctx: Ctx<'_>, b: usize) -> bool {
+        let toks = self.toks(ctx, b);
+        !self.is_bag(ctx, b) && toks.len() == 2 && toks.iter().all(|&t| t >= LABEL_BASE)
+    }
+
     /// The ways to read bag `b` given the names so far: anonymous spots by class, then named
     /// labels by name, then the unnamed ones ordered by class and then by the code of the region
     /// of their other corner (an invariant); labels with equal keys may come in any order, so each
@@ -1212,8 +1218,16 @@ impl TreeScratch {
                 if ob != b {
                     let r = self.breg[ob] as usize;
                     code = &self.arena[self.code_start[r] as usize..self.code_end[r] as usize];
-                    // Only a label met twice, the other time in a bag, can be swapped freely.
-                    other = if oe - os == 2 && ctx.shape.bag[self.b_first + ob] {
+                    // Only a label met twice, the other time in a bag or on an ordinary
+                    // boundary of two labels, can be swapped freely: two labels of this bag met
+                    // again on such a boundary are all of it, and it reads the same with them
+                    // exchanged (a cycle of two), so exchanging them is an automorphism fixing
+                    // every label named so far, and the two orders write one code. (Not in the
+                    // reference, which reads both.)
+                    other = if oe - os == 2
+                        && (ctx.shape.bag[self.b_first + ob]
+                            || (!self.reference && self.two_labels(ctx, ob)))
+                    {
                         ob as u32
                     } else {
                         NONE
