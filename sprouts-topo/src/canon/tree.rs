@@ -184,6 +184,9 @@ pub(crate) struct TreeScratch {
     /// Take no shortcut: every bag reading is ordered by key and every piece is walked with
     /// every comparison (the reference the shortcuts are tested against).
     pub(crate) reference: bool,
+    /// Walk every start of a piece even when they are known to write one code (see
+    /// [`TreeScratch::starts_all_equal`]): what the shortcut is tested against, budget included.
+    pub(crate) walk_equal_starts: bool,
     other: Vec<u32>,
     /// Walks kept for branching (reused, see `run`).
     pool: Vec<Trav>,
@@ -1148,6 +1151,12 @@ impl TreeScratch {
         (tok - LABEL_BASE) as usize
     }
 
+    /// Whether local boundary `b` is an ordinary boundary of two labels.
+    fn two_labels(&self, ctx: Ctx<'_>, b: usize) -> bool {
+        let toks = self.toks(ctx, b);
+        !self.is_bag(ctx, b) && toks.len() == 2 && toks.iter().all(|&t| t >= LABEL_BASE)
+    }
+
     /// The ways to read bag `b` given the names so far: anonymous spots by class, then named
     /// labels by name, then the unnamed ones ordered by class and then by the code of the region
     /// of their other corner (an invariant); labels with equal keys may come in any order, so each
@@ -1209,8 +1218,16 @@ impl TreeScratch {
                 if ob != b {
                     let r = self.breg[ob] as usize;
                     code = &self.arena[self.code_start[r] as usize..self.code_end[r] as usize];
-                    // Only a label met twice, the other time in a bag, can be swapped freely.
-                    other = if oe - os == 2 && ctx.shape.bag[self.b_first + ob] {
+                    // Only a label met twice, the other time in a bag or on an ordinary
+                    // boundary of two labels, can be swapped freely: two labels of this bag met
+                    // again on such a boundary are all of it, and it reads the same with them
+                    // exchanged (a cycle of two), so exchanging them is an automorphism fixing
+                    // every label named so far, and the two orders write one code. (Not in the
+                    // reference, which reads both.)
+                    other = if oe - os == 2
+                        && (ctx.shape.bag[self.b_first + ob]
+                            || (!self.reference && self.two_labels(ctx, ob)))
+                    {
                         ob as u32
                     } else {
                         NONE
@@ -1475,6 +1492,13 @@ impl TreeScratch {
             starts = expanded;
         }
         let root = pb == NONE;
+        // When every start is known to write the same code, the first walk is the code; the
+        // others are only counted as the work they would do (the same as the first's).
+        let same = starts.len() > 1
+            && !self.reference
+            && !self.walk_equal_starts
+            && self.starts_all_equal(ctx, g, pb);
+        let mut first_cost = 0;
         let mut best = std::mem::take(&mut self.best);
         best.clear();
         let mut have = false;
@@ -1482,6 +1506,11 @@ impl TreeScratch {
             if i > 0 && !budget.can_branch() {
                 break;
             }
+            if same && i > 0 {
+                budget.spend(first_cost);
+                continue;
+            }
+            let left = budget.left;
             let mut t = self.trav.take().unwrap_or_default();
             let bound = if have { Some(best.as_slice()) } else { None };
             let plans = bag_plans.iter().find(|&&(b, _)| b == b0).map(|(_, p)| p);
@@ -1494,6 +1523,7 @@ impl TreeScratch {
                 budget,
             );
             budget.spend(t.code.len());
+            first_cost = (left - budget.left) as usize;
             if done && (!have || t.code < best) {
                 std::mem::swap(&mut best, &mut t.code);
                 have = true;
@@ -1503,6 +1533,66 @@ impl TreeScratch {
         }
         self.arena.extend_from_slice(&best);
         self.best = best;
+    }
+
+    /// Whether every start of piece `g` entered through `pb` (`NONE` at the root) writes the
+    /// same code, for three shapes of piece common in real games, each of two boundaries whose
+    /// every label is met once on each:
+    ///
+    /// * entered through an ordinary boundary `pb`, the other a bag: every start reads `pb` from
+    ///   a rotation with the least blind word, and since each label is met once on it, its word
+    ///   is that blind word (each label new); the bag is then read with every label named, in
+    ///   the order of the names, which is the same for every start;
+    /// * two bags (at the root; entered through one, it has one reading): the starts are one
+    ///   reading of each bag (its labels are all met again in the other bag, so any two of equal
+    ///   key can be exchanged), and they tie only when the two bags' blind words and regions'
+    ///   codes are equal, so either bag read first writes the same units;
+    /// * two ordinary boundaries made only of labels, the other boundary holding them in the same
+    ///   cyclic order or in the reverse order (always so for two or three labels): the first
+    ///   boundary is its blind word again, which names its labels `0, 1, ..` in cyclic order from
+    ///   the start, and the other boundary, read from the label named 0, is then `0, 1, ..` or
+    ///   `0, n - 1, ..` from every start; at the root, either boundary read first is the same.
+    ///
+    /// Walking the other starts would only find the first code again (and with no tie inside
+    /// the walk, each would count the same work as the first).
+    fn starts_all_equal(&self, ctx: Ctx<'_>, g: usize, pb: u32) -> bool {
+        let (gs, ge) = (self.gstart[g] as usize, self.gstart[g + 1] as usize);
+        if ge - gs != 2 {
+            return false;
+        }
+        let (b1, b2) = (self.gbnd[gs] as usize, self.gbnd[gs + 1] as usize);
+        let (first, other) = if pb == NONE || b1 == pb as usize {
+            (b1, b2)
+        } else {
+            (b2, b1)
+        };
+        // Every label of `first` is met twice, once on `other`, and the other way round: both
+        // hold the same labels, each once.
+        let once_on_each = |b: usize, o: usize| {
+            self.toks(ctx, b).iter().all(|&t| {
+                t < LABEL_BASE || {
+                    let (os, oe) = self.lrange[self.label(t)];
+                    oe - os == 2 && (os..oe).any(|k| self.locc[k as usize].0 as usize == o)
+                }
+            })
+        };
+        let shape_fits = match (self.is_bag(ctx, first), self.is_bag(ctx, other)) {
+            (false, true) => pb != NONE,
+            (true, true) => true,
+            (false, false) => {
+                let (f, o) = (self.toks(ctx, first), self.toks(ctx, other));
+                let n = f.len();
+                o.len() == n
+                    && f.iter().all(|&t| t >= LABEL_BASE)
+                    && o.iter().all(|&t| t >= LABEL_BASE)
+                    && o.iter().position(|&t| t == f[0]).is_some_and(|j| {
+                        (0..n).all(|i| o[(j + i) % n] == f[i])
+                            || (0..n).all(|i| o[(j + n - i) % n] == f[i])
+                    })
+            }
+            (true, false) => false,
+        };
+        shape_fits && once_on_each(first, other) && once_on_each(other, first)
     }
 
     /// Clears the traversal state touched by a walk.
