@@ -16,7 +16,7 @@ use sprouts_topo::{RegionId, SpotId};
 use super::TIGHT_CLEARANCES;
 #[cfg(any(doc, test))]
 use super::planner::GridBase;
-use super::planner::{FreeGrid, Scene};
+use super::planner::{FreeGrid, Scene, cell_range, centre_of};
 use crate::analyse::Analysis;
 use crate::drawing::{Drawing, Settings};
 
@@ -94,13 +94,8 @@ impl Open {
         let mut open = vec![true; nx * ny];
         // Distances compared as the planner stores them, in `f32`.
         let lim = d0 as f32;
-        let centre =
-            |i: usize, j: usize| Point::new((i as f64 + 0.5) * cell, (j as f64 + 0.5) * cell);
-        let range = |lo: f64, hi: f64, n: usize| {
-            let a = ((lo / cell - 0.5).floor().max(0.0)) as usize;
-            let b = ((hi / cell - 0.5).ceil().max(0.0) as usize).min(n - 1);
-            (a.min(n - 1), b)
-        };
+        let centre = |i: usize, j: usize| centre_of(cell, i, j);
+        let range = |lo: f64, hi: f64, n: usize| cell_range(cell, lo, hi, n);
         // The window's edges: only the cells within `d0` of one.
         let k = ((d0 / cell).ceil() as usize + 1).min(nx.max(ny));
         for j in 0..ny {

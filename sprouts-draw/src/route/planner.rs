@@ -1093,7 +1093,7 @@ impl States {
 pub(crate) type Wall = (Point, Point, f64);
 
 /// The first and last cell (clamped to `0..n`) whose centres may lie in `[lo, hi]`.
-fn cell_range(cell: f64, lo: f64, hi: f64, n: usize) -> (usize, usize) {
+pub(crate) fn cell_range(cell: f64, lo: f64, hi: f64, n: usize) -> (usize, usize) {
     let a = ((lo / cell - 0.5).floor().max(0.0)) as usize;
     let b = ((hi / cell - 0.5).ceil().max(0.0) as usize).min(n - 1);
     (a.min(n - 1), b)
@@ -1482,7 +1482,7 @@ fn clearance_cost(r: f32, reach: f32, narrow: f32) -> f32 {
         + NARROW_WEIGHT as f32 * tight * tight
 }
 
-fn centre_of(cell: f64, i: usize, j: usize) -> Point {
+pub(crate) fn centre_of(cell: f64, i: usize, j: usize) -> Point {
     Point::new((i as f64 + 0.5) * cell, (j as f64 + 0.5) * cell)
 }
 
