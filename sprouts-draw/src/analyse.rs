@@ -38,6 +38,20 @@ const CONE_MARGIN: f64 = 1e-10;
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalyseError {
+    /// A curve reaches farther outside the drawing area than the area's larger side
+    /// ([`crate::WorldSize::holds_curve`]).
+    #[error(
+        "curve {curve} ({from} to {to}) reaches farther outside the drawing area than the \
+         area's larger side"
+    )]
+    CurveOutside {
+        /// The curve.
+        curve: CurveId,
+        /// Its first spot.
+        from: SpotId,
+        /// Its last spot.
+        to: SpotId,
+    },
     /// A curve does not start or end exactly at the centre of its spot.
     #[error("curve {curve} does not end exactly at the centre of its spot {spot}")]
     CurveOffSpot {
@@ -593,6 +607,8 @@ fn end_spot_of_leg(
 /// Reads the position off a picture from scratch (spec 2.3, `engine.analyse`).
 ///
 /// # Algorithm
+/// 0. Before any geometry, every curve must lie within the drawing area widened by its larger
+///    side ([`crate::WorldSize::holds_curve`]), so no absurd coordinates reach the certificates.
 /// 1. Every curve is replaced by its refined control polygon (spec 2.2; Nairn, Peters and
 ///    Lutterkort, CAGD 16(7), 1999), which stays within a certified bound of it. The picture is
 ///    certified to be a plane drawing: every curve simple ([`certified::simplicity`]), every pair
@@ -617,9 +633,10 @@ fn end_spot_of_leg(
 /// [`Position`] by [`Position::from_setup`].
 ///
 /// # Errors
-/// An [`AnalyseError`] naming the curves and spots at fault: a curve not at its spots' centres,
-/// more than three curve ends at a spot, spots at one point, curves that cross or touch, a curve
-/// that crosses itself or passes through a spot, two curves leaving a spot in the same direction.
+/// An [`AnalyseError`] naming the curves and spots at fault: a curve reaching farther outside
+/// the drawing area than its larger side, a curve not at its spots' centres, more than three
+/// curve ends at a spot, spots at one point, curves that cross or touch, a curve that crosses
+/// itself or passes through a spot, two curves leaving a spot in the same direction.
 ///
 /// # Complexity
 /// Linear in the number of legs for the certificates of a well-spread picture (the grid finds
@@ -636,6 +653,19 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
     let curves = drawing.curves();
     let n_spots = spots.len();
     let n_curves = curves.len();
+
+    // Curves near the drawing area, before any geometry.
+    if let Some((e, c)) = curves
+        .iter()
+        .enumerate()
+        .find(|(_, c)| !drawing.world().holds_curve(&c.spline))
+    {
+        return Err(AnalyseError::CurveOutside {
+            curve: CurveId(e as u32),
+            from: c.from,
+            to: c.to,
+        });
+    }
 
     // Spots by identity; coinciding spots.
     let mut by_id: Vec<(SpotId, usize)> =

@@ -1,7 +1,7 @@
 //! The picture: world size, spots and curves (`Drawing`), with the settings that govern drawing.
 
 use serde::{Deserialize, Serialize};
-use sprouts_geom::{Point, Spline};
+use sprouts_geom::{CubicBez, Point, Spline};
 use sprouts_topo::SpotId;
 
 /// The index of a curve in its [`Drawing`].
@@ -79,10 +79,95 @@ impl WorldSize {
         WorldSize { width, height }
     }
 
-    /// Whether both sides are positive and finite.
+    /// Whether both sides are positive, finite and at most [`MAX_WORLD_SIDE`].
     pub fn is_valid(self) -> bool {
-        self.width.is_finite() && self.height.is_finite() && self.width > 0.0 && self.height > 0.0
+        let side = |x: f64| x.is_finite() && x > 0.0 && x <= MAX_WORLD_SIDE;
+        side(self.width) && side(self.height)
     }
+
+    /// How far outside the drawing area a curve may reach: the larger side.
+    pub fn margin(self) -> f64 {
+        self.width.max(self.height)
+    }
+
+    /// Whether the curve `spline` lies within the drawing area widened by
+    /// [`WorldSize::margin`] on every side. The curve itself is measured, not its control
+    /// polygon: a curve within that box is held wherever its control points are.
+    ///
+    /// This is the one rule on where a picture's curves may be: [`crate::analyse`] refuses a
+    /// curve it does not hold ([`crate::AnalyseError::CurveOutside`]), so no board accepts one,
+    /// and a saved game, which is loaded through the same analysis, reloads whatever a board
+    /// accepted. It keeps absurd coordinates away from the certified checks, whose work grows
+    /// with a curve's size: the control points of a curve it holds are within a few world
+    /// sizes of the drawing area.
+    pub fn holds_curve(self, spline: &Spline) -> bool {
+        let m = self.margin();
+        let (lo, hi) = (
+            Point::new(-m, -m),
+            Point::new(self.width + m, self.height + m),
+        );
+        // Written so that NaN is outside.
+        let inside = |p: Point| p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y;
+        let (clo, chi) = spline.control_bounds();
+        // The curve lies in the hull of its control points.
+        if inside(clo) && inside(chi) {
+            return true;
+        }
+        // A curve in the box has its control points near it; one farther out is a curve that
+        // leaves the box. This also keeps the extremes below free of overflow.
+        if !(control_points_near(lo, hi, clo) && control_points_near(lo, hi, chi)) {
+            return false;
+        }
+        spline
+            .pieces()
+            .iter()
+            .all(|piece| turning_points(&piece.bez).all(|t| inside(piece.bez.eval(t))))
+    }
+}
+
+/// Whether `p` lies within the box `lo..hi` scaled about its centre by 6, where every control
+/// point of a cubic piece lying in the box lies: an inner control point is
+/// `(-5 p(0) + 18 p(1/3) - 9 p(2/3) + 2 p(1)) / 6` (or the same from the other end), weights
+/// summing to 1 whose absolute values sum to 17/3, so it is within 17/3 half-sides of the
+/// box's centre when the four points of the curve are within one.
+fn control_points_near(lo: Point, hi: Point, p: Point) -> bool {
+    let (cx, cy) = (0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y));
+    let (rx, ry) = (3.0 * (hi.x - lo.x), 3.0 * (hi.y - lo.y));
+    (p.x - cx).abs() <= rx && (p.y - cy).abs() <= ry
+}
+
+/// The parameters where a piece is farthest along either axis: its ends and the roots in
+/// `(0, 1)` of the derivative of each coordinate.
+fn turning_points(bez: &CubicBez) -> impl Iterator<Item = f64> {
+    let [p0, p1, p2, p3] = bez.points();
+    let roots = |a: f64, b: f64, c: f64, d: f64| {
+        // p'(t) / 3 = qa t² + qb t + qc.
+        let (d0, d1, d2) = (b - a, c - b, d - c);
+        let (qa, qb, qc) = (d0 - 2.0 * d1 + d2, 2.0 * (d1 - d0), d0);
+        let mut ts = [f64::NAN; 2];
+        if qa == 0.0 {
+            if qb != 0.0 {
+                ts[0] = -qc / qb;
+            }
+        } else {
+            let disc = qb * qb - 4.0 * qa * qc;
+            if disc >= 0.0 {
+                // The root of larger size first, the other from the product of the roots.
+                let q = -0.5 * (qb + disc.sqrt().copysign(qb));
+                ts[0] = q / qa;
+                if q != 0.0 {
+                    ts[1] = qc / q;
+                }
+            }
+        }
+        ts
+    };
+    let (xs, ys) = (roots(p0.x, p1.x, p2.x, p3.x), roots(p0.y, p1.y, p2.y, p3.y));
+    [0.0, 1.0]
+        .into_iter()
+        .chain(xs)
+        .chain(ys)
+        .filter(|t| (0.0..=1.0).contains(t))
 }
 
 /// The drawing settings of spec section 3 (the Settings menu), with the spec's defaults.
@@ -128,6 +213,9 @@ impl Default for Settings {
         }
     }
 }
+
+/// The largest width or height of a drawing area, in pixels ([`WorldSize::is_valid`]).
+pub const MAX_WORLD_SIDE: f64 = 100_000.0;
 
 /// The largest spot identity a drawing accepts (about a million): positions store lives by
 /// identity, so an absurd identity in a file would otherwise cost absurd memory. A game of
@@ -194,6 +282,16 @@ pub enum DrawingError {
         /// The height given.
         height: f64,
     },
+    /// The world is larger than [`MAX_WORLD_SIDE`] a side.
+    #[error(
+        "the drawing area {width} x {height} is larger than {MAX_WORLD_SIDE} x {MAX_WORLD_SIDE}"
+    )]
+    WorldTooLarge {
+        /// The width given.
+        width: f64,
+        /// The height given.
+        height: f64,
+    },
     /// Two spots have the same identity.
     #[error("spot {0} is in the picture twice")]
     DuplicateSpot(SpotId),
@@ -247,12 +345,16 @@ impl Drawing {
     /// An empty drawing of the given world.
     ///
     /// # Errors
-    /// [`DrawingError::BadWorld`] unless both sides are positive and finite.
+    /// [`DrawingError::BadWorld`] unless both sides are positive and finite,
+    /// [`DrawingError::WorldTooLarge`] if one is larger than [`MAX_WORLD_SIDE`].
     pub fn new(world: WorldSize) -> Result<Drawing, DrawingError> {
         if !world.is_valid() {
-            return Err(DrawingError::BadWorld {
-                width: world.width,
-                height: world.height,
+            let (width, height) = (world.width, world.height);
+            let positive = |x: f64| x.is_finite() && x > 0.0;
+            return Err(if positive(width) && positive(height) {
+                DrawingError::WorldTooLarge { width, height }
+            } else {
+                DrawingError::BadWorld { width, height }
             });
         }
         Ok(Drawing {
@@ -553,6 +655,121 @@ mod tests {
             }
             assert_eq!(d.next_spot().get(), n + 1);
         }
+    }
+
+    fn cubic(points: [(f64, f64); 4]) -> Spline {
+        let [a, b, c, d] = points.map(|(x, y)| Point::new(x, y));
+        Spline::from_cubic(CubicBez::new(a, b, c, d), 1.0).unwrap()
+    }
+
+    /// The rule is on the curve: a curve inside the widened area is held with its control
+    /// points far outside it, a curve reaching beyond it is not, whatever the size of its
+    /// coordinates.
+    #[test]
+    fn the_world_holds_the_curves_inside_its_margin() {
+        let world = WorldSize::new(100.0, 100.0);
+        assert_eq!(world.margin(), 100.0);
+        // x runs from about -37 to about 137; the control points reach -250 and 350.
+        let wide = cubic([(50.0, 50.0), (-250.0, 50.0), (350.0, 60.0), (50.0, 60.0)]);
+        let (lo, hi) = wide.control_bounds();
+        assert!(lo.x < -100.0 && hi.x > 200.0);
+        assert!(world.holds_curve(&wide));
+        // Twice as far out: x down to about -123.
+        let far = cubic([(50.0, 50.0), (-550.0, 50.0), (650.0, 60.0), (50.0, 60.0)]);
+        assert!(!world.holds_curve(&far));
+        // The same in y, and along the other edges.
+        let swap = |s: &Spline, f: fn(Point) -> Point| {
+            let p = s.pieces()[0].bez.points().map(f);
+            Spline::from_cubic(CubicBez::new(p[0], p[1], p[2], p[3]), 1.0).unwrap()
+        };
+        for f in [
+            |p: Point| Point::new(p.y, p.x),
+            |p: Point| Point::new(100.0 - p.x, p.y),
+            |p: Point| Point::new(p.y, 100.0 - p.x),
+        ] {
+            assert!(world.holds_curve(&swap(&wide, f)));
+            assert!(!world.holds_curve(&swap(&far, f)));
+        }
+        // Inside up to the edge of the widened area, and just beyond it.
+        assert!(world.holds_curve(&cubic([
+            (50.0, 50.0),
+            (-100.0, 50.0),
+            (-100.0, 50.0),
+            (200.0, 200.0)
+        ])));
+        assert!(!world.holds_curve(&cubic([
+            (50.0, 50.0),
+            (50.0, 50.0),
+            (50.0, 50.0),
+            (200.1, 50.0)
+        ])));
+        // Absurd coordinates: no overflow to let them through.
+        for big in [1e12, 1e300, f64::MAX] {
+            let s = cubic([(50.0, 50.0), (-big, big), (big, -big), (50.0, 60.0)]);
+            assert!(!world.holds_curve(&s), "{big}");
+        }
+    }
+
+    /// Every control point of a piece within a box lies within the box scaled by 6 about its
+    /// centre (17/3 would do), so the shortcut that refuses other pieces at once never refuses
+    /// a curve the box holds.
+    #[test]
+    fn control_points_of_a_piece_inside_a_box_are_near_it() {
+        let (lo, hi) = (Point::new(-100.0, -50.0), Point::new(200.0, 250.0));
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut unit = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..10_000 {
+            // Four points of the curve, at t = 0, 1/3, 2/3, 1, anywhere in the box (corners
+            // often), and the piece through them.
+            let mut pick = || {
+                let mut c = |a: f64, b: f64| {
+                    let u = unit();
+                    if u < 0.25 {
+                        a
+                    } else if u > 0.75 {
+                        b
+                    } else {
+                        a + (b - a) * unit()
+                    }
+                };
+                Point::new(c(lo.x, hi.x), c(lo.y, hi.y))
+            };
+            let (a, q1, q2, d) = (pick(), pick(), pick(), pick());
+            let inner = |q1: Point, q2: Point, a: Point, d: Point| {
+                Point::from(
+                    (-5.0 * a.coords + 18.0 * q1.coords - 9.0 * q2.coords + 2.0 * d.coords) / 6.0,
+                )
+            };
+            let (b, c) = (inner(q1, q2, a, d), inner(q2, q1, d, a));
+            let bez = CubicBez::new(a, b, c, d);
+            for (t, q) in [(1.0 / 3.0, q1), (2.0 / 3.0, q2)] {
+                assert!((bez.eval(t) - q).norm() < 1e-9);
+            }
+            for p in bez.points() {
+                assert!(control_points_near(lo, hi, p), "{bez:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn worlds_larger_than_the_largest_side_are_refused() {
+        assert!(Drawing::new(WorldSize::new(MAX_WORLD_SIDE, MAX_WORLD_SIDE)).is_ok());
+        assert_eq!(
+            Drawing::new(WorldSize::new(2.0 * MAX_WORLD_SIDE, 10.0)),
+            Err(DrawingError::WorldTooLarge {
+                width: 2.0 * MAX_WORLD_SIDE,
+                height: 10.0
+            })
+        );
+        assert!(matches!(
+            Drawing::new(WorldSize::new(f64::INFINITY, 10.0)),
+            Err(DrawingError::BadWorld { .. })
+        ));
     }
 
     #[test]

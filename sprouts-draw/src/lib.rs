@@ -77,10 +77,10 @@ pub use board::{
 };
 pub use drawing::{
     Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
-    Settings, WorldSize,
+    MAX_WORLD_SIDE, Settings, WorldSize,
 };
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
 pub use route::{
     BandSettings, DrawRequest, DrawnMove, Equivalent, Reachable, Refusal, RouteMethod, Side,
 };
-pub use saved::{LoadError, MAX_WORLD_SIDE, SAVED_GAME_VERSION, SavedGame};
+pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};

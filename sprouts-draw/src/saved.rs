@@ -57,29 +57,6 @@ pub enum LoadError {
     /// A spot identity of 0.
     #[error("spot identities start at 1; the file has spot 0")]
     SpotZero,
-    /// The world is larger than a saved game may be.
-    #[error(
-        "the drawing area {width} x {height} is larger than {MAX_WORLD_SIDE} x {MAX_WORLD_SIDE}"
-    )]
-    WorldTooLarge {
-        /// The width given.
-        width: f64,
-        /// The height given.
-        height: f64,
-    },
-    /// A curve's control points reach too far outside the drawing area.
-    #[error(
-        "curve {index} ({from} to {to}) has control points far outside the drawing area \
-         (more than its size beyond an edge)"
-    )]
-    CurveOutside {
-        /// The curve's index in the file (0 for the first).
-        index: usize,
-        /// Its first spot.
-        from: u32,
-        /// Its last spot.
-        to: u32,
-    },
     /// The spots and curves do not make a drawing.
     #[error("the picture is not well formed: {0}")]
     Drawing(#[from] DrawingError),
@@ -106,9 +83,6 @@ pub enum LoadError {
     #[error(transparent)]
     Board(#[from] BoardError),
 }
-
-/// The largest width or height of a saved game's drawing area, in pixels.
-pub const MAX_WORLD_SIDE: f64 = 100_000.0;
 
 #[derive(Deserialize)]
 struct Header {
@@ -255,33 +229,9 @@ impl SavedGame {
             Some(s) => Err(LoadError::Drawing(DrawingError::SpotIdTooLarge(s))),
             None => Err(LoadError::SpotZero),
         };
-        let world = self.world;
-        if world.width > MAX_WORLD_SIDE || world.height > MAX_WORLD_SIDE {
-            return Err(LoadError::WorldTooLarge {
-                width: world.width,
-                height: world.height,
-            });
-        }
-        let mut drawing = Drawing::new(world)?;
-        // A drawn curve lies in the drawing area, and its control points near it; points far
-        // outside make curves whose certified checks would take very long.
-        let margin = world.width.max(world.height);
-        let near = |p: Point| {
-            p.x >= -margin
-                && p.y >= -margin
-                && p.x <= world.width + margin
-                && p.y <= world.height + margin
-        };
-        for (index, c) in self.curves.iter().enumerate() {
-            let (lo, hi) = c.spline.control_bounds();
-            if !(near(lo) && near(hi)) {
-                return Err(LoadError::CurveOutside {
-                    index,
-                    from: c.from,
-                    to: c.to,
-                });
-            }
-        }
+        // A drawing area larger than a drawing may have is refused here, and curves far
+        // outside it by the analysis, first thing (the rules every board keeps).
+        let mut drawing = Drawing::new(self.world)?;
         for s in &self.spots {
             drawing.add_spot(DrawnSpot {
                 id: spot(s.id)?,

@@ -1,6 +1,6 @@
 //! Random legal games drawn by the grid drawer: every move's picture reads back to the position
 //! `sprouts-topo` computes, move by move (the board's authority check refuses anything else and
-//! the drawer reports the refusal).
+//! the drawer reports the refusal), and the game saved after every move reloads exactly.
 
 use proptest::prelude::*;
 use sprouts_draw::testing::GridDrawer;
@@ -53,6 +53,16 @@ fn play_random(n: u32, max_moves: usize, seed: u64, smooth: bool, short: bool) -
                 refused.reason
             ),
         }
+        // Whatever the board accepted, a save reloads exactly.
+        let text = board.to_json();
+        let reloaded = Board::from_json(&text).unwrap_or_else(|e| {
+            panic!(
+                "seed {seed}, n {n}: the game reloads after move {}: {e}",
+                board.moves().len()
+            )
+        });
+        assert_eq!(reloaded.drawing(), board.drawing());
+        assert_eq!(reloaded.to_json(), text);
         let pos = board.position();
         pos.check_drawable().expect("a drawable position");
         let a = board.analysis();
@@ -86,6 +96,24 @@ proptest! {
         let (board, reached) = play_random(n, 3 * n as usize, seed, smooth, short);
         prop_assert_eq!(board.moves().len(), reached.moves);
     }
+}
+
+/// Found by `random_games_read_back_move_by_move`: a smoothed curve (the fit overshooting its
+/// lattice path) reached about 1,000 px outside the 800 x 600 area, its control points 2,500 px.
+/// The board applied no rule on where curves lie and accepted it; the saved game's check on
+/// control points then refused to reload the game. Board and load now apply one rule, so the
+/// board refuses that curve (the drawer draws the lattice path instead) and the game reloads.
+#[test]
+fn a_curve_far_outside_is_refused_and_the_game_reloads() {
+    let (board, _) = play_random(7, 21, 5407730691801645464, true, true);
+    let world = board.drawing().world();
+    assert!(
+        board
+            .drawing()
+            .curves()
+            .iter()
+            .all(|c| world.holds_curve(&c.spline))
+    );
 }
 
 /// A fixed sweep of games, asserting that the construction reaches what the drawing must cope

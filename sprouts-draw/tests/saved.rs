@@ -4,8 +4,14 @@
 mod common;
 
 use common::{star_picture, star_position};
+use proptest::prelude::*;
 use sprouts_draw::testing::GridDrawer;
-use sprouts_draw::{Board, BoardError, LoadError, Settings};
+use sprouts_draw::{
+    AnalyseError, Board, BoardError, CurveId, Drawing, DrawingError, DrawnSpot, LoadError,
+    Settings, TransactionError, WorldSize,
+};
+use sprouts_geom::{CubicBez, Cut, Point, Spline};
+use sprouts_topo::{Move, Position, SpotId};
 
 fn game(seed: u64, n: u32, moves: usize) -> Board {
     let mut drawer = GridDrawer::new(60, 45, 8.0, seed);
@@ -206,27 +212,200 @@ fn the_fuzz_seeds_load_or_are_refused() {
 
 /// Found by the `saved_game_load` fuzz target: control points millions of pixels outside a
 /// 320 x 240 area made the loader's certified checks run for minutes. Such curves, and areas
-/// larger than [`sprouts_draw::MAX_WORLD_SIDE`], are refused before any geometry.
+/// larger than [`sprouts_draw::MAX_WORLD_SIDE`], are refused before any geometry, by the rules
+/// every board keeps.
 #[test]
 fn curves_far_outside_and_huge_areas_are_refused_at_once() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fuzz/corpus/saved_game_load/curve_far_outside.json");
     let text = std::fs::read_to_string(&path).unwrap();
     let start = std::time::Instant::now();
-    assert!(matches!(
-        refused(&text),
-        LoadError::CurveOutside {
-            index: 0,
-            from: 1,
-            to: 3
-        }
-    ));
+    let err = refused(&text);
+    assert!(
+        matches!(
+            err,
+            LoadError::Board(BoardError::Picture(AnalyseError::CurveOutside {
+                curve: CurveId(0),
+                ..
+            }))
+        ),
+        "{err}"
+    );
     assert!(start.elapsed() < std::time::Duration::from_secs(5));
 
     let mut json: serde_json::Value = serde_json::from_str(&game(5, 2, 1).to_json()).unwrap();
     json["world"]["width"] = serde_json::json!(1.0e7);
     assert!(matches!(
         refused(&json.to_string()),
-        LoadError::WorldTooLarge { .. }
+        LoadError::Drawing(DrawingError::WorldTooLarge { .. })
     ));
+}
+
+/// Two spots 200 px apart in a 400 x 300 area, and the move joining them.
+fn two_spots() -> (Board, Move) {
+    let spot = |n: u32, x: f64| DrawnSpot {
+        id: SpotId::new(n).unwrap(),
+        centre: Point::new(x, 150.0),
+        radius: 5.0,
+    };
+    let drawing = Drawing::from_parts(
+        WorldSize::new(400.0, 300.0),
+        vec![spot(1, 100.0), spot(2, 300.0)],
+        Vec::new(),
+    )
+    .unwrap();
+    let board = Board::from_game(Position::new(2), &[], drawing, Settings::default()).unwrap();
+    let pos = board.position().clone();
+    let mv = pos.moves().find(|m| m.describe(&pos) == "1 -> 2").unwrap();
+    (board, mv)
+}
+
+/// The move's curve from spot 1 to spot 2 with the given inner control points, cut in two.
+fn joining(p1: Point, p2: Point) -> Option<Cut> {
+    let curve = CubicBez::new(Point::new(100.0, 150.0), p1, p2, Point::new(300.0, 150.0));
+    Spline::from_cubic(curve, 200.0)
+        .ok()?
+        .cut_near_middle(1e-6)
+        .ok()
+}
+
+/// Plays the cut curve as the board's move.
+fn play_cut(board: &mut Board, mv: &Move, cut: &Cut) -> Result<(), TransactionError<DrawingError>> {
+    board.play(mv, |d, ctx| {
+        d.add_move_curves(
+            (ctx.from, ctx.new_spot, ctx.to),
+            cut.first.clone(),
+            cut.second.clone(),
+            ctx.move_index,
+            ctx.spot_radius,
+        )
+        .map(|_| ())
+    })
+}
+
+/// A saved game of the move drawn as the cut curve, written without a board: the file of a
+/// straight move with the curves and the new spot replaced.
+fn saved_with(board: &Board, mv: &Move, cut: &Cut) -> String {
+    let mut straight = board.clone();
+    let line = Spline::from_cubic(
+        CubicBez::line(Point::new(100.0, 150.0), Point::new(300.0, 150.0)),
+        200.0,
+    )
+    .unwrap();
+    straight.play_spline(mv, &line).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&straight.to_json()).unwrap();
+    json["curves"][0]["spline"] = serde_json::to_value(&cut.first).unwrap();
+    json["curves"][1]["spline"] = serde_json::to_value(&cut.second).unwrap();
+    json["spots"][2]["x"] = serde_json::json!(cut.point.x);
+    json["spots"][2]["y"] = serde_json::json!(cut.point.y);
+    json.to_string()
+}
+
+/// A curve that stays well inside the drawing area though its control points lie more than
+/// the area's size outside it is accepted, and the game reloads.
+#[test]
+fn a_curve_inside_with_control_points_far_outside_is_accepted_and_reloads() {
+    let (mut board, mv) = two_spots();
+    let (p1, p2) = (Point::new(-500.0, 60.0), Point::new(900.0, 60.0));
+    let world = board.drawing().world();
+    let m = world.margin();
+    assert!(p1.x < -m && p2.x > world.width + m);
+    let cut = joining(p1, p2).unwrap();
+    play_cut(&mut board, &mv, &cut).expect("the board accepts the curve");
+    let text = board.to_json();
+    let again = Board::from_json(&text).expect("the game reloads");
+    assert_eq!(again.to_json(), text);
+    assert_eq!(
+        Board::from_json(&saved_with(&two_spots().0, &mv, &cut))
+            .unwrap()
+            .to_json(),
+        text
+    );
+}
+
+/// A curve reaching more than the area's size outside it is refused by the board with the
+/// reason, leaving it byte for byte as it was, and refused by a load the same way.
+#[test]
+fn a_curve_far_outside_is_refused_by_board_and_load_alike() {
+    let (mut board, mv) = two_spots();
+    let cut = joining(Point::new(-3000.0, 60.0), Point::new(900.0, 60.0)).unwrap();
+    let before = board.to_json();
+    let err = play_cut(&mut board, &mv, &cut).expect_err("the curve is refused");
+    assert!(
+        matches!(
+            err,
+            TransactionError::Picture(AnalyseError::CurveOutside {
+                curve: CurveId(0),
+                ..
+            })
+        ),
+        "{err}"
+    );
+    assert_eq!(board.to_json(), before);
+    let err = refused(&saved_with(&board, &mv, &cut));
+    assert!(
+        matches!(
+            err,
+            LoadError::Board(BoardError::Picture(AnalyseError::CurveOutside {
+                curve: CurveId(0),
+                ..
+            }))
+        ),
+        "{err}"
+    );
+}
+
+/// Whether an error is the refusal of a curve lying too far outside the drawing area.
+fn outside(e: &AnalyseError) -> bool {
+    matches!(e, AnalyseError::CurveOutside { .. })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Board and load apply one rule. A move's curve with inner control points anywhere from
+    /// inside the drawing area to many times its size outside: the board accepts it exactly
+    /// when a saved game holding it loads, and then the game reloads exactly; refused, the
+    /// board is unchanged byte for byte, and both refuse it for lying too far outside exactly
+    /// when the world does not hold one of its two curves.
+    #[test]
+    fn board_and_load_agree_on_every_curve(
+        x1 in -3000.0..3400.0f64,
+        y1 in -3000.0..3300.0f64,
+        x2 in -3000.0..3400.0f64,
+        y2 in -3000.0..3300.0f64,
+        scale in prop::sample::select(vec![0.05, 0.2, 0.3, 0.4, 0.5, 1.0]),
+    ) {
+        // Control points near the curve's ends, or anywhere out to ten area sizes, often where
+        // the curve stays inside the widened area and they do not.
+        let near = |x: f64, y: f64, at: f64| Point::new(at + scale * (x - at), 150.0 + scale * (y - 150.0));
+        let (p1, p2) = (near(x1, y1, 100.0), near(x2, y2, 300.0));
+        let Some(cut) = joining(p1, p2) else {
+            return Err(TestCaseError::reject("the curve cannot be cut"));
+        };
+        let (mut board, mv) = two_spots();
+        let before = board.to_json();
+        let text = saved_with(&board, &mv, &cut);
+        let world = board.drawing().world();
+        let held = world.holds_curve(&cut.first) && world.holds_curve(&cut.second);
+        let played = play_cut(&mut board, &mv, &cut);
+        let loaded = Board::from_json(&text);
+        match (&played, &loaded) {
+            (Ok(()), Ok(again)) => {
+                prop_assert!(held);
+                let saved = board.to_json();
+                prop_assert_eq!(&again.to_json(), &saved);
+                prop_assert_eq!(Board::from_json(&saved).unwrap().to_json(), saved);
+            }
+            (Err(e), Err(l)) => {
+                prop_assert_eq!(board.to_json(), before);
+                let by_board = matches!(e, TransactionError::Picture(a) if outside(a));
+                let by_load =
+                    matches!(l, LoadError::Board(BoardError::Picture(a)) if outside(a));
+                prop_assert_eq!(by_board, !held, "{}", e);
+                prop_assert_eq!(by_load, !held, "{}", l);
+            }
+            _ => prop_assert!(false, "the board says {:?}, the load {:?}", played.err(), loaded.err()),
+        }
+    }
 }
