@@ -452,6 +452,9 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
         }
         let rk = scratch.kept_reg.len() as u32 - 1;
         let bnd_start = kept_bnd.len();
+        // The region this one was last joined to (spots met again usually come in runs from
+        // one region: joined once).
+        let mut joined = rk;
         for w in pos.bnd[bs..=be].windows(2) {
             let start = kept.len();
             // The index of this boundary among the kept ones, if it is kept.
@@ -482,12 +485,13 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                     }
                     // Lands: regions joined by a spot met in both (the spot is met twice at
                     // least, whatever GLOP's repeats take back, which are on one boundary).
-                    if info.first_region != rk {
+                    if info.first_region != joined {
                         if !any_link {
                             uf.reset(nr);
                             any_link = true;
                         }
                         uf.union_least(info.first_region, rk);
+                        joined = info.first_region;
                     }
                 }
             }
