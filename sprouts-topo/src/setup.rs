@@ -501,6 +501,30 @@ impl UnionFind {
         x
     }
 
+    /// Joins the sets of `a` and `b`, the lesser root becoming the root of both. When every
+    /// union is made this way, an element's parent is never above it (path halving keeps it so)
+    /// and every set's root is its least element: see [`UnionFind::least_roots`].
+    #[inline]
+    pub(crate) fn union_least(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        self.parent[ra.max(rb) as usize] = ra.min(rb);
+    }
+
+    /// The root of each of the elements `0..n` into `roots`, in one pass and without changing
+    /// the forest, when every union was made by [`UnionFind::union_least`]: an element's parent
+    /// is then before it, so its root is already known.
+    pub(crate) fn least_roots(&self, n: usize, roots: &mut Vec<u32>) {
+        roots.clear();
+        for (x, &p) in self.parent[..n].iter().enumerate() {
+            let root = if p as usize == x {
+                p
+            } else {
+                roots[p as usize]
+            };
+            roots.push(root);
+        }
+    }
+
     /// Joins the sets of `a` and `b`; returns false if they were already one.
     #[inline]
     pub(crate) fn union(&mut self, a: u32, b: u32) -> bool {

@@ -452,6 +452,9 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
         }
         let rk = scratch.kept_reg.len() as u32 - 1;
         let bnd_start = kept_bnd.len();
+        // The region this one was last joined to (spots met again usually come in runs from
+        // one region: joined once).
+        let mut joined = rk;
         for w in pos.bnd[bs..=be].windows(2) {
             let start = kept.len();
             // The index of this boundary among the kept ones, if it is kept.
@@ -482,12 +485,13 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                     }
                     // Lands: regions joined by a spot met in both (the spot is met twice at
                     // least, whatever GLOP's repeats take back, which are on one boundary).
-                    if info.first_region != rk {
+                    if info.first_region != joined {
                         if !any_link {
                             uf.reset(nr);
                             any_link = true;
                         }
-                        uf.union(info.first_region, rk);
+                        uf.union_least(info.first_region, rk);
+                        joined = info.first_region;
                     }
                 }
             }
@@ -540,13 +544,12 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
     // The lives were copied in by the reading.
     let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     // Lands: regions joined by a spot met in both, joined while reading (a private spot of a
-    // merged region never is met in two).
-    let mut uf = std::mem::take(&mut scratch.uf);
+    // merged region never is met in two), each rooted at its first region.
     let any_link = scratch.any_link;
     scratch.order.clear();
     scratch.land_of.clear();
     if any_link {
-        scratch.land_of.extend((0..nr as u32).map(|r| uf.find(r)));
+        scratch.uf.least_roots(nr, &mut scratch.land_of);
         // Regions by land root, in order within a land: a counting sort (stable, as the
         // reference's sort by key), through slices of exact lengths.
         let land_of = &scratch.land_of[..nr];
@@ -571,7 +574,6 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
         scratch.order.extend(0..nr as u32);
         scratch.land_of.extend(0..nr as u32);
     }
-    scratch.uf = uf;
     let mut n_labels = 0u32;
     // The first label of the current land.
     let mut land_lo = 0u32;
@@ -804,7 +806,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
     shape.land_labels.push(0);
     shape.bag.clear();
     shape.label_class.clear();
-    // Lands: regions joined by a labelled spot met in both.
+    // Lands: regions joined by a labelled spot met in both, each rooted at its first region.
     let mut uf = std::mem::take(&mut scratch.uf);
     uf.reset(nr);
     let mut any_link = false;
@@ -816,7 +818,7 @@ fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape)
             let i = c.index();
             let info = &scratch.spots[i];
             if info.occ >= 2 && info.first_region != r as u32 {
-                uf.union(info.first_region, r as u32);
+                uf.union_least(info.first_region, r as u32);
                 any_link = true;
             }
         }

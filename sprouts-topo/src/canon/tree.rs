@@ -775,10 +775,10 @@ impl TreeScratch {
     /// (the reference it is tested against), written by index into tables kept from call to
     /// call, with no clearing of what is overwritten anyway. A label's occurrences go in three
     /// slots of its own (a spot has at most three corners; a land where a label is met more
-    /// often, which no position reaches, is set up by the reference); pieces are found by a
-    /// breadth-first search over the boundaries, in the reference's order (numbered by their
-    /// first boundary, boundaries in increasing order). Returns the centers, or `None` when the
-    /// land is not a tree.
+    /// often, which no position reaches, is set up by the reference); pieces are found by
+    /// joining each label's boundaries in a union-find, in the reference's order (numbered by
+    /// their first boundary, boundaries in increasing order). Returns the centers, or `None`
+    /// when the land is not a tree.
     #[inline(never)]
     fn setup(&mut self, shape: &Shape, land: usize) -> Option<SmallVec<[u32; 2]>> {
         let (rs, re) = (shape.land[land] as usize, shape.land[land + 1] as usize);
@@ -848,52 +848,55 @@ impl TreeScratch {
             let s = 3 * l as u32;
             *range = (s, s + u32::from(c));
         }
-        // Pieces: a breadth-first search from each boundary not yet reached, `gbnd` its queue.
-        let bgroup = &mut self.bgroup[..nb];
-        bgroup.fill(NONE);
+        // Pieces: the boundaries joined through each label's occurrences (a union-find in
+        // `gbnd`, each set's root its least boundary), numbered in order of their first
+        // boundary, then listed piece after piece in increasing order (a counting sort, `mark`
+        // the pieces' cursors).
         let gbnd = &mut self.gbnd[..nb];
-        let gstart = &mut self.gstart[..=nb];
-        let mut ng = 0;
-        let mut top = 0;
-        for b0 in 0..nb {
-            if bgroup[b0] != NONE {
-                continue;
-            }
-            let first = top;
-            gstart[ng] = first as u32;
-            bgroup[b0] = ng as u32;
-            gbnd[top] = b0 as u32;
-            top += 1;
-            let mut i = first;
-            while i < top {
-                let b = gbnd[i] as usize;
-                i += 1;
-                for &t in &toks[bnd[b] as usize..bnd[b + 1] as usize] {
-                    if t >= LABEL_BASE {
-                        let (os, oe) = lrange[label(t)];
-                        for &(ob, _) in &locc[os as usize..oe as usize] {
-                            if bgroup[ob as usize] == NONE {
-                                bgroup[ob as usize] = ng as u32;
-                                gbnd[top] = ob;
-                                top += 1;
-                            }
-                        }
-                    }
-                }
-            }
-            // The piece's boundaries in increasing order (insertion sort: pieces are small).
-            for i in first + 1..top {
-                let x = gbnd[i];
-                let mut j = i;
-                while j > first && gbnd[j - 1] > x {
-                    gbnd[j] = gbnd[j - 1];
-                    j -= 1;
-                }
-                gbnd[j] = x;
-            }
-            ng += 1;
+        for (b, p) in gbnd.iter_mut().enumerate() {
+            *p = b as u32;
         }
-        gstart[ng] = nb as u32;
+        let find = |p: &mut [u32], mut x: u32| {
+            while p[x as usize] != x {
+                let up = p[p[x as usize] as usize];
+                p[x as usize] = up;
+                x = up;
+            }
+            x
+        };
+        for (l, &c) in lcount.iter().enumerate() {
+            let first = locc[3 * l].0;
+            for &(ob, _) in &locc[3 * l + 1..3 * l + usize::from(c)] {
+                let (ra, rb) = (find(gbnd, first), find(gbnd, ob));
+                gbnd[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+        let bgroup = &mut self.bgroup[..nb];
+        let mut ng = 0;
+        for b in 0..nb {
+            let root = find(gbnd, b as u32) as usize;
+            if root == b {
+                bgroup[b] = ng as u32;
+                ng += 1;
+            } else {
+                bgroup[b] = bgroup[root];
+            }
+        }
+        let gstart = &mut self.gstart[..=nb];
+        gstart[..=ng].fill(0);
+        for &g in bgroup.iter() {
+            gstart[g as usize + 1] += 1;
+        }
+        for g in 0..ng {
+            gstart[g + 1] += gstart[g];
+        }
+        let cursor = &mut self.mark[..ng];
+        cursor.copy_from_slice(&gstart[..ng]);
+        for (b, &g) in bgroup.iter().enumerate() {
+            let k = &mut cursor[g as usize];
+            gbnd[*k as usize] = b as u32;
+            *k += 1;
+        }
         self.ng = ng;
         // A tree: one edge fewer than nodes, and a piece meets each region at most once.
         if nb + 1 != nr + ng {
