@@ -83,7 +83,10 @@ pub(crate) const ROOM_WEIGHT: f64 = 3.0;
 /// passes, and more of a corridor is left to the curves drawn after it. Random 8-spot games
 /// drawn to the end (100 games on each of five seeds, every game its own stream; README,
 /// "Drawing moves"): 96, 91, 95, 91 and 92 at `D` (465 of 500), 96, 94, 97, 92 and 93 at
-/// `0.75 D` (472); 90 at `0.5 D` on the second seed, 94 at `1.375 D` on the first.
+/// `0.75 D` (472). On the second and fourth seeds, 89 and 92 at `0.65 D`, 92 and 92 at
+/// `0.85 D`; 90 at `0.5 D` on the second, 94 at `1.375 D` on the first. The response is not
+/// smooth from setting to setting (a few games a seed are noise); the five seeds' sum is the
+/// measure.
 pub(crate) const BARRIER_COMFORT: f64 = 0.75;
 
 /// The weight of the regions' pressure ([`Pressure`]) in units of `D²` at the setting `λ = 1`
