@@ -1,7 +1,7 @@
 //! The picture: world size, spots and curves (`Drawing`), with the settings that govern drawing.
 
 use serde::{Deserialize, Serialize};
-use sprouts_geom::{CubicBez, Point, Spline};
+use sprouts_geom::{Point, Spline};
 use sprouts_topo::SpotId;
 
 /// The index of a curve in its [`Drawing`].
@@ -118,10 +118,10 @@ impl WorldSize {
         if !(control_points_near(lo, hi, clo) && control_points_near(lo, hi, chi)) {
             return false;
         }
-        spline
-            .pieces()
-            .iter()
-            .all(|piece| turning_points(&piece.bez).all(|t| inside(piece.bez.eval(t))))
+        spline.pieces().iter().all(|piece| {
+            let (plo, phi) = piece.bez.bounds();
+            inside(plo) && inside(phi)
+        })
     }
 }
 
@@ -134,40 +134,6 @@ fn control_points_near(lo: Point, hi: Point, p: Point) -> bool {
     let (cx, cy) = (0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y));
     let (rx, ry) = (3.0 * (hi.x - lo.x), 3.0 * (hi.y - lo.y));
     (p.x - cx).abs() <= rx && (p.y - cy).abs() <= ry
-}
-
-/// The parameters where a piece is farthest along either axis: its ends and the roots in
-/// `(0, 1)` of the derivative of each coordinate.
-fn turning_points(bez: &CubicBez) -> impl Iterator<Item = f64> {
-    let [p0, p1, p2, p3] = bez.points();
-    let roots = |a: f64, b: f64, c: f64, d: f64| {
-        // p'(t) / 3 = qa t² + qb t + qc.
-        let (d0, d1, d2) = (b - a, c - b, d - c);
-        let (qa, qb, qc) = (d0 - 2.0 * d1 + d2, 2.0 * (d1 - d0), d0);
-        let mut ts = [f64::NAN; 2];
-        if qa == 0.0 {
-            if qb != 0.0 {
-                ts[0] = -qc / qb;
-            }
-        } else {
-            let disc = qb * qb - 4.0 * qa * qc;
-            if disc >= 0.0 {
-                // The root of larger size first, the other from the product of the roots.
-                let q = -0.5 * (qb + disc.sqrt().copysign(qb));
-                ts[0] = q / qa;
-                if q != 0.0 {
-                    ts[1] = qc / q;
-                }
-            }
-        }
-        ts
-    };
-    let (xs, ys) = (roots(p0.x, p1.x, p2.x, p3.x), roots(p0.y, p1.y, p2.y, p3.y));
-    [0.0, 1.0]
-        .into_iter()
-        .chain(xs)
-        .chain(ys)
-        .filter(|t| (0.0..=1.0).contains(t))
 }
 
 /// The drawing settings of spec section 3 (the Settings menu), with the spec's defaults.
@@ -633,6 +599,7 @@ impl Drawing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sprouts_geom::CubicBez;
 
     #[test]
     fn seeds_fill_the_world_and_stay_inside() {
@@ -790,7 +757,7 @@ mod tests {
         };
         assert_eq!(d.add_spot(bad), Err(DrawingError::BadSpot(s(2))));
         let line = Spline::from_cubic(
-            sprouts_geom::CubicBez::line(Point::new(10.0, 10.0), Point::new(50.0, 50.0)),
+            CubicBez::line(Point::new(10.0, 10.0), Point::new(50.0, 50.0)),
             1.0,
         )
         .unwrap();

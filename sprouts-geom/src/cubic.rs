@@ -180,6 +180,44 @@ impl CubicBez {
         (self.p1 - self.p0).norm() + (self.p2 - self.p1).norm() + (self.p3 - self.p2).norm()
     }
 
+    /// The smallest box holding the piece itself (not its control polygon): the corners
+    /// `(min, max)` over its ends and the points where the derivative of a coordinate is zero
+    /// in `(0, 1)` (the roots of a quadratic, the larger in size first and the other from
+    /// their product, so that neither cancels).
+    pub fn bounds(&self) -> (Point, Point) {
+        let roots = |a: f64, b: f64, c: f64, d: f64| {
+            // p'(t) / 3 = qa t² + qb t + qc.
+            let (d0, d1, d2) = (b - a, c - b, d - c);
+            let (qa, qb, qc) = (d0 - 2.0 * d1 + d2, 2.0 * (d1 - d0), d0);
+            let mut ts = [f64::NAN; 2];
+            if qa == 0.0 {
+                if qb != 0.0 {
+                    ts[0] = -qc / qb;
+                }
+            } else {
+                let disc = qb * qb - 4.0 * qa * qc;
+                if disc >= 0.0 {
+                    let q = -0.5 * (qb + disc.sqrt().copysign(qb));
+                    ts[0] = q / qa;
+                    if q != 0.0 {
+                        ts[1] = qc / q;
+                    }
+                }
+            }
+            ts
+        };
+        let [p0, p1, p2, p3] = self.points();
+        let (xs, ys) = (roots(p0.x, p1.x, p2.x, p3.x), roots(p0.y, p1.y, p2.y, p3.y));
+        let (mut lo, mut hi) = (p0.inf(&p3), p0.sup(&p3));
+        for t in xs.into_iter().chain(ys) {
+            if t > 0.0 && t < 1.0 {
+                let q = self.eval(t);
+                (lo, hi) = (lo.inf(&q), hi.sup(&q));
+            }
+        }
+        (lo, hi)
+    }
+
     /// The largest absolute value of any control point coordinate; scales rounding allowances.
     pub fn max_abs_coord(&self) -> f64 {
         self.points()

@@ -236,6 +236,52 @@ fn arc_length_against_kurbo() {
     }
 }
 
+/// A piece's bounds against kurbo's extremes, and against a dense sampling: every sample
+/// inside, the box touched.
+#[test]
+fn cubic_bounds_against_kurbo() {
+    let mut rng = common::rng(6);
+    for _ in 0..2000 {
+        let c = common::cubic(&mut rng);
+        if c.max_abs_coord() > 1e5 {
+            continue;
+        }
+        let (lo, hi) = c.bounds();
+        let p = |q: Point| kurbo::Point::new(q.x, q.y);
+        let k = kurbo::CubicBez::new(p(c.p0), p(c.p1), p(c.p2), p(c.p3));
+        let want = kurbo::ParamCurveExtrema::bounding_box(&k);
+        let tol = 1e-9 * (1.0 + c.max_abs_coord());
+        for (got, want) in [
+            (lo.x, want.x0),
+            (lo.y, want.y0),
+            (hi.x, want.x1),
+            (hi.y, want.y1),
+        ] {
+            assert!((got - want).abs() <= tol, "{got} vs kurbo {want} for {c:?}");
+        }
+        let (clo, chi) = (lo.coords.add_scalar(-tol), hi.coords.add_scalar(tol));
+        for i in 0..=200 {
+            let q = c.eval(f64::from(i) / 200.0).coords;
+            assert!(
+                q >= clo && q <= chi,
+                "{q:?} outside {lo:?}..{hi:?} for {c:?}"
+            );
+        }
+    }
+    // A piece bulging past its ends on both axes.
+    let c = CubicBez::new(
+        Point::new(0.0, 0.0),
+        Point::new(-3.0, 6.0),
+        Point::new(9.0, 6.0),
+        Point::new(6.0, 0.0),
+    );
+    let (lo, hi) = c.bounds();
+    assert!(
+        lo.x < -0.4 && hi.x > 6.4 && hi.y == c.eval(0.5).y && lo.y == 0.0,
+        "{lo:?} {hi:?}"
+    );
+}
+
 #[test]
 fn param_at_arc_length_inverts_arc_length() {
     let s = smooth_spline(9, 5);
