@@ -848,33 +848,22 @@ impl TreeScratch {
             let s = 3 * l as u32;
             *range = (s, s + u32::from(c));
         }
-        // Pieces: the boundaries joined through each label's occurrences (a union-find in
-        // `gbnd`, each set's root its least boundary), numbered in order of their first
-        // boundary, then listed piece after piece in increasing order (a counting sort, `mark`
-        // the pieces' cursors).
-        let gbnd = &mut self.gbnd[..nb];
-        for (b, p) in gbnd.iter_mut().enumerate() {
-            *p = b as u32;
-        }
-        let find = |p: &mut [u32], mut x: u32| {
-            while p[x as usize] != x {
-                let up = p[p[x as usize] as usize];
-                p[x as usize] = up;
-                x = up;
-            }
-            x
-        };
+        // Pieces: the boundaries joined through each label's occurrences (a union-find, each
+        // set's root its least boundary), numbered in order of their first boundary, then
+        // listed piece after piece in increasing order (a counting sort, `mark` the pieces'
+        // cursors).
+        let uf = &mut self.uf;
+        uf.reset(nb);
         for (l, &c) in lcount.iter().enumerate() {
             let first = locc[3 * l].0;
             for &(ob, _) in &locc[3 * l + 1..3 * l + usize::from(c)] {
-                let (ra, rb) = (find(gbnd, first), find(gbnd, ob));
-                gbnd[ra.max(rb) as usize] = ra.min(rb);
+                uf.union_least(first, ob);
             }
         }
         let bgroup = &mut self.bgroup[..nb];
         let mut ng = 0;
         for b in 0..nb {
-            let root = find(gbnd, b as u32) as usize;
+            let root = uf.find(b as u32) as usize;
             if root == b {
                 bgroup[b] = ng as u32;
                 ng += 1;
@@ -882,6 +871,7 @@ impl TreeScratch {
                 bgroup[b] = bgroup[root];
             }
         }
+        let gbnd = &mut self.gbnd[..nb];
         let gstart = &mut self.gstart[..=nb];
         gstart[..=ng].fill(0);
         for &g in bgroup.iter() {
