@@ -37,7 +37,7 @@ use std::cell::RefCell;
 use std::fmt;
 
 pub use shape::{KeyOptions, Mirror};
-use shape::{Shape, ShapeScratch};
+use shape::{PackedLand, Shape, ShapeScratch};
 use tree::{Budget, Orient, TreeScratch};
 
 use rustc_hash::FxHashMap;
@@ -183,6 +183,13 @@ pub struct Canonicalizer {
     memo: FxHashMap<Box<[u32]>, (u32, u32, bool)>,
     memo_text: String,
     memo_key: Vec<u32>,
+    /// Forms of lands with GLOP's reductions, by their packed exact shape (see
+    /// [`PackedLand`]): a range of `packed_text` (only exact forms are stored). These lands
+    /// are not in `memo`.
+    packed_memo: FxHashMap<u128, (u32, u32)>,
+    packed_text: String,
+    /// The lands of the position being read.
+    packs: Vec<PackedLand>,
     /// Storage for [`Position::for_each_child_lands`].
     pub(crate) child_bufs: ChildBufs,
 }
@@ -342,6 +349,9 @@ impl Default for Canonicalizer {
             memo: FxHashMap::default(),
             memo_text: String::new(),
             memo_key: Vec::new(),
+            packed_memo: FxHashMap::default(),
+            packed_text: String::new(),
+            packs: Vec::new(),
             child_bufs: ChildBufs::default(),
         }
     }
@@ -371,10 +381,16 @@ impl Canonicalizer {
         self.memo_on = on;
         self.memo.clear();
         self.memo_text.clear();
+        self.packed_memo.clear();
+        self.packed_text.clear();
         if !on && self.memo.capacity() > 1 << 16 {
             // Do not keep a large table for nothing.
             self.memo = FxHashMap::default();
             self.memo_text = String::new();
+        }
+        if !on && self.packed_memo.capacity() > 1 << 16 {
+            self.packed_memo = FxHashMap::default();
+            self.packed_text = String::new();
         }
     }
 
@@ -407,6 +423,13 @@ impl Canonicalizer {
         out: &mut String,
     ) -> bool {
         out.clear();
+        if mode == KeyOptions::GLOP
+            && (self.memo_on || self.small_memo_on)
+            && !self.tree.reference
+            && !self.shape_scratch.reference
+        {
+            return self.canonical_packed_into(pos, budget, out);
+        }
         shape::build(pos, mode, &mut self.shape_scratch, &mut self.shape);
         let n_lands = self.shape.land.len() - 1;
         if n_lands == 0 {
@@ -464,6 +487,12 @@ impl Canonicalizer {
             budget.exceeded |= was_exceeded;
             self.lands.push((start, self.buf.len() as u32));
         }
+        self.write_sorted_lands(out);
+        !budget.exceeded
+    }
+
+    /// Writes the lands' forms of `buf` sorted, joined by `+`, into `out`.
+    fn write_sorted_lands(&mut self, out: &mut String) {
         sort_lands(self.buf.as_bytes(), &mut self.lands);
         for (k, &(s, e)) in self.lands.iter().enumerate() {
             if k > 0 {
@@ -471,6 +500,86 @@ impl Canonicalizer {
             }
             out.push_str(&self.buf[s as usize..e as usize]);
         }
+    }
+
+    /// [`Canonicalizer::canonical_mode_into`] with GLOP's reductions when lands are remembered:
+    /// the position is read into its lands and their packed keys (see [`PackedLand`]), and only
+    /// the lands not remembered are written out as shapes, one at a time, and named (directly
+    /// or by the tree). A land of at most [`SMALL_LAND_TOKENS`] spots is remembered by its
+    /// packed key, named directly or not; the others as [`Canonicalizer::canonical_mode_into`]
+    /// remembers them.
+    fn canonical_packed_into(&mut self, pos: &Position, budget: u64, out: &mut String) -> bool {
+        let merge = shape::read_lands(pos, &mut self.shape_scratch, &mut self.packs);
+        if self.packs.is_empty() {
+            out.push('!');
+            return true;
+        }
+        let mut budget = Budget {
+            left: budget,
+            exceeded: false,
+        };
+        self.buf.clear();
+        self.lands.clear();
+        for i in 0..self.packs.len() {
+            let land = self.packs[i];
+            let start = self.buf.len() as u32;
+            if land.key != 0
+                && let Some(&(s, e)) = self.packed_memo.get(&land.key)
+            {
+                self.buf.push_str(&self.packed_text[s as usize..e as usize]);
+                self.lands.push((start, self.buf.len() as u32));
+                continue;
+            }
+            shape::emit_land(merge, &mut self.shape_scratch, &mut self.shape, land);
+            let was_exceeded = budget.exceeded;
+            budget.exceeded = false;
+            if !self.direct.unlabelled_region(&self.shape, 0, &mut self.buf) {
+                let memo = land.key == 0
+                    && (self.memo_on
+                        || (self.small_memo_on
+                            && land_tokens(&self.shape, 0) <= SMALL_LAND_TOKENS));
+                let mut found = false;
+                if memo {
+                    land_key(&self.shape, 0, KeyOptions::GLOP, &mut self.memo_key);
+                    if let Some(&(s, e, exact)) = self.memo.get(self.memo_key.as_slice()) {
+                        self.buf.push_str(&self.memo_text[s as usize..e as usize]);
+                        budget.exceeded |= !exact;
+                        found = true;
+                    }
+                }
+                if !found {
+                    self.tree
+                        .canon_land(&self.shape, 0, Orient::Best, &mut budget);
+                    self.render
+                        .render(&self.tree.code, &self.shape, 0, &mut self.buf);
+                    if memo && !budget.exceeded {
+                        if self.memo.len() >= MEMO_CAP {
+                            self.memo.clear();
+                            self.memo_text.clear();
+                        }
+                        let s = self.memo_text.len() as u32;
+                        self.memo_text.push_str(&self.buf[start as usize..]);
+                        let e = self.memo_text.len() as u32;
+                        self.memo
+                            .insert(self.memo_key.as_slice().into(), (s, e, true));
+                    }
+                }
+            }
+            if land.key != 0 && !budget.exceeded {
+                if self.packed_memo.len() >= MEMO_CAP {
+                    // Bounded: start again rather than grow without end.
+                    self.packed_memo.clear();
+                    self.packed_text.clear();
+                }
+                let s = self.packed_text.len() as u32;
+                self.packed_text.push_str(&self.buf[start as usize..]);
+                let e = self.packed_text.len() as u32;
+                self.packed_memo.insert(land.key, (s, e));
+            }
+            budget.exceeded |= was_exceeded;
+            self.lands.push((start, self.buf.len() as u32));
+        }
+        self.write_sorted_lands(out);
         !budget.exceeded
     }
 
@@ -543,7 +652,7 @@ fn sort_lands(buf: &[u8], lands: &mut [(u32, u32)]) {
 }
 
 /// The lands always remembered have at most this many spots (counted with repeats).
-const SMALL_LAND_TOKENS: usize = 16;
+const SMALL_LAND_TOKENS: usize = shape::PACKED_TOKENS as usize;
 
 /// The number of spots (with repeats) of land `l` of `shape`.
 fn land_tokens(shape: &Shape, l: usize) -> usize {
@@ -822,6 +931,96 @@ mod tests {
             }
         }
         assert!(direct > 10_000, "{direct}");
+    }
+
+    /// Packed keys seen, with the exact shapes' keys they stand for, both ways.
+    type PackedKeys = (
+        std::collections::HashMap<u128, Vec<u32>>,
+        std::collections::HashMap<Vec<u32>, u128>,
+    );
+
+    /// The lands of `p` as `read_lands` lists them, each written alone by `emit_land`, against
+    /// the lands of the whole shape `build` writes: the same lands in the same order, token for
+    /// token; and the packed keys against the exact shapes' keys, in `keys` (packed key to shape
+    /// key and back: equal packed keys exactly for equal shapes).
+    fn check_packed_lands(p: &Position, keys: &mut PackedKeys) {
+        let mode = KeyOptions::GLOP;
+        let (mut sc, mut whole, mut one) =
+            (ShapeScratch::default(), Shape::default(), Shape::default());
+        shape::build(p, mode, &mut sc, &mut whole);
+        let mut lands = Vec::new();
+        let merge = shape::read_lands(p, &mut sc, &mut lands);
+        assert_eq!(lands.len(), whole.land.len() - 1, "{}", p.to_glop());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (l, &land) in lands.iter().enumerate() {
+            shape::emit_land(merge, &mut sc, &mut one, land);
+            assert_eq!(one.land, [0, one.reg.len() as u32 - 1]);
+            land_key(&whole, l, mode, &mut a);
+            land_key(&one, 0, mode, &mut b);
+            assert_eq!(a, b, "{} land {l}", p.to_glop());
+            let labels = |s: &Shape, l: usize| {
+                s.label_class[s.land_labels[l] as usize..s.land_labels[l + 1] as usize].to_vec()
+            };
+            assert_eq!(
+                labels(&whole, l),
+                labels(&one, 0),
+                "{} land {l}",
+                p.to_glop()
+            );
+            let small = land_tokens(&one, 0) <= SMALL_LAND_TOKENS;
+            if land.key == 0 {
+                assert!(!small, "{} land {l}", p.to_glop());
+                continue;
+            }
+            assert!(small, "{} land {l}", p.to_glop());
+            // The key with the classes of the land's labels.
+            let mut full = b.clone();
+            full.extend(labels(&one, 0).iter().map(|&c| u32::from(c)));
+            assert_eq!(
+                keys.0.entry(land.key).or_insert_with(|| full.clone()),
+                &full,
+                "{} land {l}",
+                p.to_glop()
+            );
+            assert_eq!(
+                *keys.1.entry(full).or_insert(land.key),
+                land.key,
+                "{} land {l}",
+                p.to_glop()
+            );
+        }
+    }
+
+    /// Every position reachable from 1 to 4 seeds and every child of each, as played: the
+    /// lands read with packed keys are the lands of the whole shape, and the packed keys name
+    /// the exact shapes one to one.
+    #[test]
+    fn packed_lands_match_the_shape_exhaustively() {
+        let mut keys = Default::default();
+        for n in 1..=4 {
+            for p in reachable(n, usize::MAX) {
+                check_packed_lands(&p, &mut keys);
+                for m in p.moves() {
+                    check_packed_lands(&p.play(&m).unwrap(), &mut keys);
+                }
+            }
+        }
+        assert!(keys.0.len() > 1000, "{}", keys.0.len());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// Random games from 1 to 14 seeds: the same as the exhaustive test.
+        #[test]
+        fn packed_lands_match_the_shape(
+            n in 1u32..=14,
+            choices in prop::collection::vec(any::<u16>(), 0..40),
+        ) {
+            let mut keys = Default::default();
+            for p in crate::random_game(n, &choices) {
+                check_packed_lands(&p, &mut keys);
+            }
+        }
     }
 
     proptest! {

@@ -142,6 +142,8 @@ struct SpotInfo {
     occ: u8,
     /// Whether all its kept occurrences are on one boundary.
     same_boundary: bool,
+    /// Its label in its land's packed key, or `u8::MAX` (see [`pack_lands`]).
+    key_label: u8,
 }
 
 const FRESH: SpotInfo = SpotInfo {
@@ -153,6 +155,7 @@ const FRESH: SpotInfo = SpotInfo {
     label: u32::MAX,
     occ: 0,
     same_boundary: false,
+    key_label: u8::MAX,
 };
 
 /// Scratch space for building shapes.
@@ -477,6 +480,7 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                     info.first_boundary = kb;
                     info.same_boundary = true;
                     info.label = u32::MAX;
+                    info.key_label = u8::MAX;
                 } else {
                     info.occ = info.occ.saturating_add(1);
                     info.last_region = rk;
@@ -526,23 +530,16 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
 /// without copying the position in between).
 #[inline(never)]
 fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
+    order_lands(scratch);
     let nr = scratch.kept_reg.len() - 1;
-    shape.toks.clear();
-    shape.bnd.clear();
-    shape.bnd.push(0);
-    shape.reg.clear();
-    shape.reg.push(0);
-    shape.land.clear();
-    shape.land.push(0);
-    shape.land_labels.clear();
-    shape.land_labels.push(0);
-    shape.bag.clear();
-    shape.label_class.clear();
-    let kept = scratch.kept.as_slice();
-    let kept_bnd = scratch.kept_bnd.as_slice();
-    let kept_reg = scratch.kept_reg.as_slice();
-    // The lives were copied in by the reading.
-    let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
+    write_regions(merge, scratch, shape, 0, nr);
+}
+
+/// Groups the kept regions of the last reading by land: `order` lists them land after land
+/// (lands in order of their first region, regions in order within a land), and `land_of` gives
+/// each region's land (its first region).
+fn order_lands(scratch: &mut ShapeScratch) {
+    let nr = scratch.kept_reg.len() - 1;
     // Lands: regions joined by a spot met in both, joined while reading (a private spot of a
     // merged region never is met in two), each rooted at its first region.
     let any_link = scratch.any_link;
@@ -574,6 +571,29 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
         scratch.order.extend(0..nr as u32);
         scratch.land_of.extend(0..nr as u32);
     }
+}
+
+/// Writes the kept regions `order[lo..hi]` (whole lands, as [`order_lands`] grouped them) into
+/// `shape`, land after land: labels numbered from 0 in each land in order of first appearance,
+/// and with `merge`, the regions with two or three lives written as bags.
+#[inline(always)]
+fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo: usize, hi: usize) {
+    shape.toks.clear();
+    shape.bnd.clear();
+    shape.bnd.push(0);
+    shape.reg.clear();
+    shape.reg.push(0);
+    shape.land.clear();
+    shape.land.push(0);
+    shape.land_labels.clear();
+    shape.land_labels.push(0);
+    shape.bag.clear();
+    shape.label_class.clear();
+    let kept = scratch.kept.as_slice();
+    let kept_bnd = scratch.kept_bnd.as_slice();
+    let kept_reg = scratch.kept_reg.as_slice();
+    // The lives were copied in by the reading.
+    let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     let mut n_labels = 0u32;
     // The first label of the current land.
     let mut land_lo = 0u32;
@@ -597,7 +617,11 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
         }
         LABEL_BASE + info.label - land_lo
     }
-    let (order, land_of, region_lives) = (&scratch.order, &scratch.land_of, &scratch.region_lives);
+    let (order, land_of, region_lives) = (
+        &scratch.order[lo..hi],
+        &scratch.land_of,
+        &scratch.region_lives,
+    );
     // The land of the region before (a new land starts where it changes).
     let mut last_land = order.first().map_or(0, |&r| land_of[r as usize]);
     for &r in order {
@@ -687,9 +711,161 @@ fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
         }
         shape.reg.push(shape.bnd.len() as u32 - 1);
     }
-    if nr > 0 {
+    if hi > lo {
         shape.land.push(shape.reg.len() as u32 - 1);
         shape.land_labels.push(n_labels);
+    }
+}
+
+/// The most tokens (spots with repeats) of a land given a packed key: with a symbol per token and
+/// per boundary (never more boundaries than tokens), at most 32 four-bit symbols.
+pub(crate) const PACKED_TOKENS: u32 = 16;
+
+/// A land of a position read by [`read_lands`]: its regions, `order[lo..hi]` of the reading,
+/// and its exact shape packed into an integer.
+///
+/// The packed key is the land's shape as four-bit symbols, the first in the highest bits used:
+/// per token, 1 + its class (1 to 3) or 7 + its label (labels 0 to 7, numbered in order of first
+/// appearance); after each boundary, 4 when another boundary of the region follows, 5 after the
+/// region's last boundary, 6 after a bag (a bag is its region's only boundary). No symbol is 0,
+/// so the key tells how many there are, and two lands with equal keys have equal shapes: the
+/// tokens, boundaries, bags and regions are written out, and the class of every label follows
+/// from them (a land is packed only if each of its labels has one life and is met twice, so its
+/// class says only whether both occurrences are on one boundary, which the key shows). The key
+/// is 0 for a land that is not packed: more than [`PACKED_TOKENS`] tokens, or a label met other
+/// than twice or with other than one life (which only a handwritten position can give).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PackedLand {
+    pub(crate) lo: u32,
+    pub(crate) hi: u32,
+    pub(crate) key: u128,
+}
+
+/// Reads `pos` with GLOP's reductions (the canonical forms' mode, [`KeyOptions::GLOP`]) and
+/// lists its lands in `lands`, in the order the shape [`build`] writes them, each with its packed
+/// key (see [`PackedLand`]); the shape itself is not written (see [`emit_land`]). Returns whether
+/// small regions are merged (the argument [`emit_land`] takes).
+pub(crate) fn read_lands(
+    pos: &Position,
+    scratch: &mut ShapeScratch,
+    lands: &mut Vec<PackedLand>,
+) -> bool {
+    scratch.reset_spot_tables(pos.lives.len());
+    let merge = read(pos, KeyOptions::GLOP, scratch);
+    order_lands(scratch);
+    pack_lands(merge, scratch, lands);
+    merge
+}
+
+/// Writes the one land `land` of the last [`read_lands`] into `shape` (as its land 0): the same
+/// land, token for token, as the whole shape [`build`] writes.
+pub(crate) fn emit_land(
+    merge: bool,
+    scratch: &mut ShapeScratch,
+    shape: &mut Shape,
+    land: PackedLand,
+) {
+    write_regions(merge, scratch, shape, land.lo as usize, land.hi as usize);
+}
+
+/// The packed keys of the lands of the last reading (see [`PackedLand`]).
+#[inline(never)]
+fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLand>) {
+    lands.clear();
+    let nr = scratch.kept_reg.len() - 1;
+    let kept = scratch.kept.as_slice();
+    let kept_bnd = scratch.kept_bnd.as_slice();
+    let kept_reg = scratch.kept_reg.as_slice();
+    let region_lives = &scratch.region_lives[..nr];
+    let order = &scratch.order[..nr];
+    let land_of = &scratch.land_of[..nr];
+    let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
+    /// The symbol of a spot: its class, or its label (numbered on its first appearance);
+    /// `None` if the land cannot be packed.
+    #[inline(always)]
+    fn symbol(info: &mut SpotInfo, lives: u8, labels: &mut u8) -> Option<u128> {
+        // Stumps are dropped in this mode: `lives` is 1 to 3.
+        debug_assert!((1..=3).contains(&lives));
+        if info.occ < 2 {
+            return Some(u128::from(4 - lives));
+        }
+        if lives != 1 || info.occ != 2 {
+            return None;
+        }
+        if info.key_label == u8::MAX {
+            info.key_label = *labels;
+            // (A land with more labels than the key holds is not packed: past 255 the
+            // numbers are meaningless, not an error.)
+            *labels = labels.wrapping_add(1);
+        }
+        Some(7 + u128::from(info.key_label))
+    }
+    let mut k = 0;
+    while k < nr {
+        let lo = k;
+        let land = land_of[order[k] as usize];
+        let mut key = 0u128;
+        // Tokens and boundaries written so far.
+        let (mut toks, mut ends) = (0u32, 0u32);
+        let mut labels = 0u8;
+        let mut packed = true;
+        loop {
+            let r = order[k] as usize;
+            k += 1;
+            if packed {
+                let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
+                if merge && (2..=3).contains(&region_lives[r]) {
+                    // One bag, as `write_regions` writes it: the spots met elsewhere or with two
+                    // lives or more in order, then a `2` per private 1-life spot.
+                    let mut halves = 0u32;
+                    for &c in &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize] {
+                        let lives = tables.lives(c);
+                        let info = tables.info(c);
+                        if lives >= 2 || info.first_region != info.last_region {
+                            match symbol(info, lives, &mut labels) {
+                                Some(s) => key = key << 4 | s,
+                                None => packed = false,
+                            }
+                            toks += 1;
+                        } else {
+                            halves += if info.occ >= 2 { 1 } else { 2 };
+                        }
+                    }
+                    for _ in 0..halves / 2 {
+                        key = key << 4 | 3;
+                    }
+                    toks += halves / 2;
+                    key = key << 4 | 6;
+                    ends += 1;
+                } else if toks + kept_bnd[be] - kept_bnd[bs] > PACKED_TOKENS {
+                    // Too many tokens: not packed (the rest of the land is not read).
+                    packed = false;
+                } else {
+                    for b in bs..be {
+                        for &c in &kept[kept_bnd[b] as usize..kept_bnd[b + 1] as usize] {
+                            let lives = tables.lives(c);
+                            match symbol(tables.info(c), lives, &mut labels) {
+                                Some(s) => key = key << 4 | s,
+                                None => packed = false,
+                            }
+                        }
+                        toks += kept_bnd[b + 1] - kept_bnd[b];
+                        key = key << 4 | if b + 1 < be { 4 } else { 5 };
+                    }
+                    ends += (be - bs) as u32;
+                }
+                // Past the limit the key has lost its first symbols: not packed.
+                packed &= toks <= PACKED_TOKENS && toks + ends <= 32;
+            }
+            if k == nr || land_of[order[k] as usize] != land {
+                break;
+            }
+        }
+        lands.push(PackedLand {
+            lo: lo as u32,
+            hi: k as u32,
+            key: if packed { key } else { 0 },
+        });
     }
 }
 
