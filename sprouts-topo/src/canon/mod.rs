@@ -186,12 +186,41 @@ pub struct Canonicalizer {
     /// Forms of lands with GLOP's reductions, by their packed exact shape (see
     /// [`PackedLand`]): a range of `packed_text` (only exact forms are stored). These lands
     /// are not in `memo`.
-    packed_memo: FxHashMap<u128, (u32, u32)>,
+    packed_memo: FxHashMap<u128, LandText>,
     packed_text: String,
-    /// The lands of the position being read.
+    /// The lands of the position being read, and their forms.
     packs: Vec<PackedLand>,
+    texts: Vec<LandText>,
     /// Storage for [`Position::for_each_child_lands`].
     pub(crate) child_bufs: ChildBufs,
+}
+
+/// A land's form: `start..end` of the small lands' memory's text (`in_memo`) or of the forms
+/// being written, with its first eight bytes as a big-endian integer (zeros past its end),
+/// which sort as the text does (a form has no zero byte).
+#[derive(Clone, Copy, Debug)]
+struct LandText {
+    prefix: u64,
+    start: u32,
+    end: u32,
+    in_memo: bool,
+}
+
+impl LandText {
+    /// The form `text[start..]`.
+    fn new(text: &str, start: usize, in_memo: bool) -> LandText {
+        let bytes = &text.as_bytes()[start..];
+        let mut first = [0u8; 8];
+        for (f, &b) in first.iter_mut().zip(bytes) {
+            *f = b;
+        }
+        LandText {
+            prefix: u64::from_be_bytes(first),
+            start: start as u32,
+            end: text.len() as u32,
+            in_memo,
+        }
+    }
 }
 
 /// Storage reused by [`Position::for_each_child_lands`]: the children's forms and a child.
@@ -352,6 +381,7 @@ impl Default for Canonicalizer {
             packed_memo: FxHashMap::default(),
             packed_text: String::new(),
             packs: Vec::new(),
+            texts: Vec::new(),
             child_bufs: ChildBufs::default(),
         }
     }
@@ -507,29 +537,35 @@ impl Canonicalizer {
     /// the lands not remembered are written out as shapes, one at a time, and named (directly
     /// or by the tree). A land of at most [`SMALL_LAND_TOKENS`] spots is remembered by its
     /// packed key, named directly or not; the others as [`Canonicalizer::canonical_mode_into`]
-    /// remembers them.
+    /// remembers them. The lands' forms are sorted by their first eight bytes (kept in the
+    /// memory with the text), and copied once, from where they lie, into `out`.
     fn canonical_packed_into(&mut self, pos: &Position, budget: u64, out: &mut String) -> bool {
         let merge = shape::read_lands(pos, &mut self.shape_scratch, &mut self.packs);
         if self.packs.is_empty() {
             out.push('!');
             return true;
         }
+        if self.packed_memo.len() >= MEMO_CAP {
+            // Bounded: start again rather than grow without end (here, so that the forms of
+            // this call may point into the text).
+            self.packed_memo.clear();
+            self.packed_text.clear();
+        }
         let mut budget = Budget {
             left: budget,
             exceeded: false,
         };
         self.buf.clear();
-        self.lands.clear();
+        self.texts.clear();
         for i in 0..self.packs.len() {
             let land = self.packs[i];
-            let start = self.buf.len() as u32;
             if land.key != 0
-                && let Some(&(s, e)) = self.packed_memo.get(&land.key)
+                && let Some(&text) = self.packed_memo.get(&land.key)
             {
-                self.buf.push_str(&self.packed_text[s as usize..e as usize]);
-                self.lands.push((start, self.buf.len() as u32));
+                self.texts.push(text);
                 continue;
             }
+            let start = self.buf.len();
             shape::emit_land(merge, &mut self.shape_scratch, &mut self.shape, land);
             let was_exceeded = budget.exceeded;
             budget.exceeded = false;
@@ -558,7 +594,7 @@ impl Canonicalizer {
                             self.memo_text.clear();
                         }
                         let s = self.memo_text.len() as u32;
-                        self.memo_text.push_str(&self.buf[start as usize..]);
+                        self.memo_text.push_str(&self.buf[start..]);
                         let e = self.memo_text.len() as u32;
                         self.memo
                             .insert(self.memo_key.as_slice().into(), (s, e, true));
@@ -566,20 +602,51 @@ impl Canonicalizer {
                 }
             }
             if land.key != 0 && !budget.exceeded {
-                if self.packed_memo.len() >= MEMO_CAP {
-                    // Bounded: start again rather than grow without end.
-                    self.packed_memo.clear();
-                    self.packed_text.clear();
-                }
-                let s = self.packed_text.len() as u32;
-                self.packed_text.push_str(&self.buf[start as usize..]);
-                let e = self.packed_text.len() as u32;
-                self.packed_memo.insert(land.key, (s, e));
+                let s = self.packed_text.len();
+                self.packed_text.push_str(&self.buf[start..]);
+                let text = LandText::new(&self.packed_text, s, true);
+                self.packed_memo.insert(land.key, text);
+                self.texts.push(text);
+            } else {
+                self.texts.push(LandText::new(&self.buf, start, false));
             }
             budget.exceeded |= was_exceeded;
-            self.lands.push((start, self.buf.len() as u32));
         }
-        self.write_sorted_lands(out);
+        let (buf, memo) = (self.buf.as_bytes(), self.packed_text.as_bytes());
+        let text = |t: &LandText| {
+            let from = if t.in_memo { memo } else { buf };
+            &from[t.start as usize..t.end as usize]
+        };
+        // An insertion sort (a form has a few lands), by the first bytes and then the rest.
+        let texts = self.texts.as_mut_slice();
+        for i in 1..texts.len() {
+            let mut j = i;
+            while j > 0 {
+                let (a, b) = (&texts[j - 1], &texts[j]);
+                let greater = match a.prefix.cmp(&b.prefix) {
+                    std::cmp::Ordering::Equal => {
+                        text(a)[8.min(text(a).len())..] > text(b)[8.min(text(b).len())..]
+                    }
+                    o => o == std::cmp::Ordering::Greater,
+                };
+                if !greater {
+                    break;
+                }
+                texts.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for (k, t) in texts.iter().enumerate() {
+            if k > 0 {
+                out.push('+');
+            }
+            let from = if t.in_memo {
+                &self.packed_text
+            } else {
+                &self.buf
+            };
+            out.push_str(&from[t.start as usize..t.end as usize]);
+        }
         !budget.exceeded
     }
 

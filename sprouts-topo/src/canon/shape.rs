@@ -813,12 +813,14 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
             let r = order[k] as usize;
             k += 1;
             if packed {
-                let (bs, be) = (kept_reg[r] as usize, kept_reg[r + 1] as usize);
+                // The region's boundaries' ends, and its first token.
+                let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
+                let (first, last) = (ends_r[0], ends_r[ends_r.len() - 1]);
                 if merge && (2..=3).contains(&region_lives[r]) {
                     // One bag, as `write_regions` writes it: the spots met elsewhere or with two
                     // lives or more in order, then a `2` per private 1-life spot.
                     let mut halves = 0u32;
-                    for &c in &kept[kept_bnd[bs] as usize..kept_bnd[be] as usize] {
+                    for &c in &kept[first as usize..last as usize] {
                         let lives = tables.lives(c);
                         let info = tables.info(c);
                         if lives >= 2 || info.first_region != info.last_region {
@@ -837,22 +839,26 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
                     toks += halves / 2;
                     key = key << 4 | 6;
                     ends += 1;
-                } else if toks + kept_bnd[be] - kept_bnd[bs] > PACKED_TOKENS {
+                } else if toks + (last - first) > PACKED_TOKENS {
                     // Too many tokens: not packed (the rest of the land is not read).
                     packed = false;
                 } else {
-                    for b in bs..be {
-                        for &c in &kept[kept_bnd[b] as usize..kept_bnd[b + 1] as usize] {
+                    let mut start = first as usize;
+                    for &end in &ends_r[1..] {
+                        for &c in &kept[start..end as usize] {
                             let lives = tables.lives(c);
                             match symbol(tables.info(c), lives, &mut labels) {
                                 Some(s) => key = key << 4 | s,
                                 None => packed = false,
                             }
                         }
-                        toks += kept_bnd[b + 1] - kept_bnd[b];
-                        key = key << 4 | if b + 1 < be { 4 } else { 5 };
+                        key = key << 4 | 4;
+                        start = end as usize;
                     }
-                    ends += (be - bs) as u32;
+                    // The last boundary's end is the region's: 5, not 4.
+                    key += 1;
+                    toks += last - first;
+                    ends += ends_r.len() as u32 - 1;
                 }
                 // Past the limit the key has lost its first symbols: not packed.
                 packed &= toks <= PACKED_TOKENS && toks + ends <= 32;
