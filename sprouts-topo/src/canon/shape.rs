@@ -181,6 +181,9 @@ pub(crate) struct ShapeScratch {
     land_of: Vec<u32>,
     /// Scratch for the counting sort of regions by land.
     fill: Vec<u32>,
+    /// Per kept region, the next region of its land (`u32::MAX` after the last), for
+    /// [`read_lands`].
+    next_in_land: Vec<u32>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
     tmp_reg: Vec<u32>,
@@ -721,8 +724,8 @@ fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo:
 /// per boundary (never more boundaries than tokens), at most 32 four-bit symbols.
 pub(crate) const PACKED_TOKENS: u32 = 16;
 
-/// A land of a position read by [`read_lands`]: its regions, `order[lo..hi]` of the reading,
-/// and its exact shape packed into an integer.
+/// A land of a position read by [`read_lands`]: its first region (the others follow it in the
+/// reading's `next_in_land`), and its exact shape packed into an integer.
 ///
 /// The packed key is the land's shape as four-bit symbols, the first in the highest bits used:
 /// per token, 1 + its class (1 to 3) or 7 + its label (labels 0 to 7, numbered in order of first
@@ -736,8 +739,7 @@ pub(crate) const PACKED_TOKENS: u32 = 16;
 /// than twice or with other than one life (which only a handwritten position can give).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PackedLand {
-    pub(crate) lo: u32,
-    pub(crate) hi: u32,
+    pub(crate) root: u32,
     pub(crate) key: u128,
 }
 
@@ -752,9 +754,38 @@ pub(crate) fn read_lands(
 ) -> bool {
     scratch.reset_spot_tables(pos.lives.len());
     let merge = read(pos, KeyOptions::GLOP, scratch);
-    order_lands(scratch);
+    link_lands(scratch);
     pack_lands(merge, scratch, lands);
     merge
+}
+
+/// Groups the kept regions of the last reading by land, as lists: `land_of` gives each region's
+/// land (its first region) and `next_in_land` the next region of its land. (The lands in order
+/// of their first regions, each region's in order: [`order_lands`]'s order, without sorting.)
+fn link_lands(scratch: &mut ShapeScratch) {
+    let nr = scratch.kept_reg.len() - 1;
+    scratch.land_of.clear();
+    scratch.next_in_land.clear();
+    scratch.next_in_land.resize(nr, u32::MAX);
+    if scratch.any_link {
+        scratch.uf.least_roots(nr, &mut scratch.land_of);
+        let land_of = &scratch.land_of[..nr];
+        let next = &mut scratch.next_in_land[..nr];
+        // The last region met of each land, by its root.
+        let last = &mut scratch.fill;
+        last.clear();
+        last.resize(nr, 0);
+        let last = &mut last[..nr];
+        for (r, &root) in land_of.iter().enumerate() {
+            let root = root as usize;
+            if root != r {
+                next[last[root] as usize] = r as u32;
+            }
+            last[root] = r as u32;
+        }
+    } else {
+        scratch.land_of.extend(0..nr as u32);
+    }
 }
 
 /// Writes the one land `land` of the last [`read_lands`] into `shape` (as its land 0): the same
@@ -765,7 +796,15 @@ pub(crate) fn emit_land(
     shape: &mut Shape,
     land: PackedLand,
 ) {
-    write_regions(merge, scratch, shape, land.lo as usize, land.hi as usize);
+    // The land's regions in order, where the whole shape's order would be.
+    scratch.order.clear();
+    let mut r = land.root;
+    while r != u32::MAX {
+        scratch.order.push(r);
+        r = scratch.next_in_land[r as usize];
+    }
+    let n = scratch.order.len();
+    write_regions(merge, scratch, shape, 0, n);
 }
 
 /// The packed keys of the lands of the last reading (see [`PackedLand`]).
@@ -777,8 +816,8 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
     let kept_bnd = scratch.kept_bnd.as_slice();
     let kept_reg = scratch.kept_reg.as_slice();
     let region_lives = &scratch.region_lives[..nr];
-    let order = &scratch.order[..nr];
     let land_of = &scratch.land_of[..nr];
+    let next_in_land = &scratch.next_in_land[..nr];
     let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     /// The symbol of a spot: its class, or its label (numbered on its first appearance);
     /// `None` if the land cannot be packed.
@@ -800,18 +839,17 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         }
         Some(7 + u128::from(info.key_label))
     }
-    let mut k = 0;
-    while k < nr {
-        let lo = k;
-        let land = land_of[order[k] as usize];
+    for (root, &land) in land_of.iter().enumerate() {
+        if land as usize != root {
+            continue;
+        }
         let mut key = 0u128;
         // Tokens and boundaries written so far.
         let (mut toks, mut ends) = (0u32, 0u32);
         let mut labels = 0u8;
         let mut packed = true;
+        let mut r = root;
         loop {
-            let r = order[k] as usize;
-            k += 1;
             if packed {
                 // The region's boundaries' ends, and its first token.
                 let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
@@ -863,13 +901,13 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
                 // Past the limit the key has lost its first symbols: not packed.
                 packed &= toks <= PACKED_TOKENS && toks + ends <= 32;
             }
-            if k == nr || land_of[order[k] as usize] != land {
-                break;
-            }
+            r = match next_in_land[r] {
+                u32::MAX => break,
+                next => next as usize,
+            };
         }
         lands.push(PackedLand {
-            lo: lo as u32,
-            hi: k as u32,
+            root: land,
             key: if packed { key } else { 0 },
         });
     }
