@@ -510,6 +510,12 @@ impl UnionFind {
         self.parent[ra.max(rb) as usize] = ra.min(rb);
     }
 
+    /// The parents of the elements `0..n` (with [`UnionFind::union_least`] only, each is at
+    /// most its element, and the roots are the elements that are their own parents).
+    pub(crate) fn parents(&self, n: usize) -> &[u32] {
+        &self.parent[..n]
+    }
+
     /// The root of each of the elements `0..n` into `roots`, in one pass and without changing
     /// the forest, when every union was made by [`UnionFind::union_least`]: an element's parent
     /// is then before it, so its root is already known.

@@ -764,27 +764,34 @@ pub(crate) fn read_lands(
 /// of their first regions, each region's in order: [`order_lands`]'s order, without sorting.)
 fn link_lands(scratch: &mut ShapeScratch) {
     let nr = scratch.kept_reg.len() - 1;
-    scratch.land_of.clear();
-    scratch.next_in_land.clear();
-    scratch.next_in_land.resize(nr, u32::MAX);
+    let (land_of, next) = (&mut scratch.land_of, &mut scratch.next_in_land);
+    land_of.clear();
+    next.clear();
     if scratch.any_link {
-        scratch.uf.least_roots(nr, &mut scratch.land_of);
-        let land_of = &scratch.land_of[..nr];
-        let next = &mut scratch.next_in_land[..nr];
-        // The last region met of each land, by its root.
+        // One pass: a region's parent is before it (`union_least`), so its root is known; the
+        // last region met of each land, by its root, is kept in `fill` (read only where
+        // written: no reset).
         let last = &mut scratch.fill;
-        last.clear();
-        last.resize(nr, 0);
+        if last.len() < nr {
+            last.resize(nr, 0);
+        }
         let last = &mut last[..nr];
-        for (r, &root) in land_of.iter().enumerate() {
-            let root = root as usize;
-            if root != r {
-                next[last[root] as usize] = r as u32;
+        for (r, &p) in scratch.uf.parents(nr).iter().enumerate() {
+            let root = if p as usize == r {
+                p
+            } else {
+                land_of[p as usize]
+            };
+            land_of.push(root);
+            next.push(u32::MAX);
+            if root as usize != r {
+                next[last[root as usize] as usize] = r as u32;
             }
-            last[root] = r as u32;
+            last[root as usize] = r as u32;
         }
     } else {
-        scratch.land_of.extend(0..nr as u32);
+        land_of.extend(0..nr as u32);
+        next.resize(nr, u32::MAX);
     }
 }
 
