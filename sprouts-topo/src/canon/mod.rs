@@ -566,7 +566,11 @@ impl Canonicalizer {
                 continue;
             }
             let start = self.buf.len();
-            shape::emit_land(merge, &mut self.shape_scratch, &mut self.shape, land);
+            if land.key != 0 {
+                shape::unpack_land(land.key, &mut self.shape);
+            } else {
+                shape::emit_land(merge, &mut self.shape_scratch, &mut self.shape, land);
+            }
             let was_exceeded = budget.exceeded;
             budget.exceeded = false;
             if !self.direct.unlabelled_region(&self.shape, 0, &mut self.buf) {
@@ -1040,6 +1044,9 @@ mod tests {
                 continue;
             }
             assert!(small, "{} land {l}", p.to_glop());
+            let mut unpacked = Shape::default();
+            shape::unpack_land(land.key, &mut unpacked);
+            assert_eq!(unpacked, one, "{} land {l}", p.to_glop());
             // The key with the classes of the land's labels.
             let mut full = b.clone();
             full.extend(labels(&one, 0).iter().map(|&c| u32::from(c)));

@@ -814,6 +814,53 @@ pub(crate) fn emit_land(
     write_regions(merge, scratch, shape, 0, n);
 }
 
+/// Writes the land whose packed key is `key` (not 0) into `shape` (as its land 0): the same
+/// shape as [`emit_land`] writes for the land (see [`PackedLand`]: a label has one life and is
+/// met twice, so its class says only whether both its occurrences are on one boundary).
+pub(crate) fn unpack_land(key: u128, shape: &mut Shape) {
+    debug_assert_ne!(key, 0);
+    shape.toks.clear();
+    shape.bnd.clear();
+    shape.bnd.push(0);
+    shape.reg.clear();
+    shape.reg.push(0);
+    shape.bag.clear();
+    shape.label_class.clear();
+    // Per label: the boundary of its first occurrence (labels are at most 8).
+    let mut first_boundary = [u32::MAX; 8];
+    let symbols = (128 - key.leading_zeros()).div_ceil(4);
+    for i in (0..symbols).rev() {
+        let symbol = (key >> (4 * i)) as u32 & 15;
+        match symbol {
+            1..=3 => shape.toks.push(symbol - 1),
+            4..=6 => {
+                shape.bnd.push(shape.toks.len() as u32);
+                shape.bag.push(symbol == 6);
+                if symbol != 4 {
+                    shape.reg.push(shape.bnd.len() as u32 - 1);
+                }
+            }
+            _ => {
+                let label = (symbol - 7) as usize;
+                let b = shape.bnd.len() as u32 - 1;
+                if first_boundary[label] == u32::MAX {
+                    first_boundary[label] = b;
+                    shape.label_class.push(0);
+                } else {
+                    shape.label_class[label] = label_class(1, 2, first_boundary[label] == b);
+                }
+                shape.toks.push(LABEL_BASE + label as u32);
+            }
+        }
+    }
+    shape.land.clear();
+    shape.land.push(0);
+    shape.land.push(shape.reg.len() as u32 - 1);
+    shape.land_labels.clear();
+    shape.land_labels.push(0);
+    shape.land_labels.push(shape.label_class.len() as u32);
+}
+
 /// The packed keys of the lands of the last reading (see [`PackedLand`]).
 #[inline(never)]
 fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLand>) {
