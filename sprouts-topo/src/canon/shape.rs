@@ -181,9 +181,10 @@ pub(crate) struct ShapeScratch {
     land_of: Vec<u32>,
     /// Scratch for the counting sort of regions by land.
     fill: Vec<u32>,
-    /// Per kept region, the next region of its land (`u32::MAX` after the last), for
-    /// [`read_lands`].
-    next_in_land: Vec<u32>,
+    /// Per land of [`read_lands`] (by its first region), where it is in the list of lands.
+    land_slot: Vec<u32>,
+    /// Per land of [`read_lands`], its key as far as it is packed.
+    packing: Vec<Packing>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
     tmp_reg: Vec<u32>,
@@ -724,8 +725,8 @@ fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo:
 /// per boundary (never more boundaries than tokens), at most 32 four-bit symbols.
 pub(crate) const PACKED_TOKENS: u32 = 16;
 
-/// A land of a position read by [`read_lands`]: its first region (the others follow it in the
-/// reading's `next_in_land`), and its exact shape packed into an integer.
+/// A land of a position read by [`read_lands`]: its first region (its land in the reading's
+/// `land_of`), and its exact shape packed into an integer.
 ///
 /// The packed key is the land's shape as four-bit symbols, the first in the highest bits used:
 /// per token, 1 + its class (1 to 3) or 7 + its label (labels 0 to 7, numbered in order of first
@@ -754,45 +755,8 @@ pub(crate) fn read_lands(
 ) -> bool {
     scratch.reset_spot_tables(pos.lives.len());
     let merge = read(pos, KeyOptions::GLOP, scratch);
-    link_lands(scratch);
     pack_lands(merge, scratch, lands);
     merge
-}
-
-/// Groups the kept regions of the last reading by land, as lists: `land_of` gives each region's
-/// land (its first region) and `next_in_land` the next region of its land. (The lands in order
-/// of their first regions, each region's in order: [`order_lands`]'s order, without sorting.)
-fn link_lands(scratch: &mut ShapeScratch) {
-    let nr = scratch.kept_reg.len() - 1;
-    let (land_of, next) = (&mut scratch.land_of, &mut scratch.next_in_land);
-    land_of.clear();
-    next.clear();
-    if scratch.any_link {
-        // One pass: a region's parent is before it (`union_least`), so its root is known; the
-        // last region met of each land, by its root, is kept in `fill` (read only where
-        // written: no reset).
-        let last = &mut scratch.fill;
-        if last.len() < nr {
-            last.resize(nr, 0);
-        }
-        let last = &mut last[..nr];
-        for (r, &p) in scratch.uf.parents(nr).iter().enumerate() {
-            let root = if p as usize == r {
-                p
-            } else {
-                land_of[p as usize]
-            };
-            land_of.push(root);
-            next.push(u32::MAX);
-            if root as usize != r {
-                next[last[root as usize] as usize] = r as u32;
-            }
-            last[root as usize] = r as u32;
-        }
-    } else {
-        land_of.extend(0..nr as u32);
-        next.resize(nr, u32::MAX);
-    }
 }
 
 /// Writes the one land `land` of the last [`read_lands`] into `shape` (as its land 0): the same
@@ -805,10 +769,11 @@ pub(crate) fn emit_land(
 ) {
     // The land's regions in order, where the whole shape's order would be.
     scratch.order.clear();
-    let mut r = land.root;
-    while r != u32::MAX {
-        scratch.order.push(r);
-        r = scratch.next_in_land[r as usize];
+    let root = land.root as usize;
+    for (r, &l) in scratch.land_of.iter().enumerate().skip(root) {
+        if l as usize == root {
+            scratch.order.push(r as u32);
+        }
     }
     let n = scratch.order.len();
     write_regions(merge, scratch, shape, 0, n);
@@ -861,7 +826,24 @@ pub(crate) fn unpack_land(key: u128, shape: &mut Shape) {
     shape.land_labels.push(shape.label_class.len() as u32);
 }
 
-/// The packed keys of the lands of the last reading (see [`PackedLand`]).
+/// A land's key being packed (see [`pack_lands`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Packing {
+    key: u128,
+    /// Tokens and boundaries written so far.
+    toks: u32,
+    ends: u32,
+    /// Labels numbered so far.
+    labels: u8,
+    /// Whether the land does not fit a key.
+    unpacked: bool,
+}
+
+/// The lands of the last reading, in order of their first regions, with their packed keys (see
+/// [`PackedLand`]), in one pass over the kept regions: each region's land is its first region
+/// (`land_of`, worked out from the union-find as the pass goes, a region's parent being before
+/// it), and its symbols are appended to its land's key (a land's regions come in order, so its
+/// labels are numbered in order of first appearance).
 #[inline(never)]
 fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLand>) {
     lands.clear();
@@ -870,8 +852,20 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
     let kept_bnd = scratch.kept_bnd.as_slice();
     let kept_reg = scratch.kept_reg.as_slice();
     let region_lives = &scratch.region_lives[..nr];
-    let land_of = &scratch.land_of[..nr];
-    let next_in_land = &scratch.next_in_land[..nr];
+    let parents: &[u32] = if scratch.any_link {
+        scratch.uf.parents(nr)
+    } else {
+        &[]
+    };
+    let land_of = &mut scratch.land_of;
+    land_of.clear();
+    // A land's slot is read only where it was written (no reset).
+    if scratch.land_slot.len() < nr {
+        scratch.land_slot.resize(nr, 0);
+    }
+    let land_slot = &mut scratch.land_slot[..nr];
+    let packing = &mut scratch.packing;
+    packing.clear();
     let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     /// The symbol of a spot: its class, or its label (numbered on its first appearance);
     /// `None` if the land cannot be packed.
@@ -893,77 +887,81 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         }
         Some(7 + u128::from(info.key_label))
     }
-    for (root, &land) in land_of.iter().enumerate() {
-        if land as usize != root {
+    for r in 0..nr {
+        let root = match parents.get(r) {
+            Some(&p) if p as usize != r => land_of[p as usize],
+            _ => r as u32,
+        };
+        land_of.push(root);
+        let slot = if root as usize == r {
+            land_slot[r] = lands.len() as u32;
+            lands.push(PackedLand { root, key: 0 });
+            packing.push(Packing::default());
+            lands.len() - 1
+        } else {
+            land_slot[root as usize] as usize
+        };
+        let p = &mut packing[slot];
+        if p.unpacked {
             continue;
         }
-        let mut key = 0u128;
-        // Tokens and boundaries written so far.
-        let (mut toks, mut ends) = (0u32, 0u32);
-        let mut labels = 0u8;
+        let (mut key, mut toks, mut labels) = (p.key, p.toks, p.labels);
         let mut packed = true;
-        let mut r = root;
-        loop {
-            if packed {
-                // The region's boundaries' ends, and its first token.
-                let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
-                let (first, last) = (ends_r[0], ends_r[ends_r.len() - 1]);
-                if merge && (2..=3).contains(&region_lives[r]) {
-                    // One bag, as `write_regions` writes it: the spots met elsewhere or with two
-                    // lives or more in order, then a `2` per private 1-life spot.
-                    let mut halves = 0u32;
-                    for &c in &kept[first as usize..last as usize] {
-                        let lives = tables.lives(c);
-                        let info = tables.info(c);
-                        if lives >= 2 || info.first_region != info.last_region {
-                            match symbol(info, lives, &mut labels) {
-                                Some(s) => key = key << 4 | s,
-                                None => packed = false,
-                            }
-                            toks += 1;
-                        } else {
-                            halves += if info.occ >= 2 { 1 } else { 2 };
-                        }
+        // The region's boundaries' ends, and its first token.
+        let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
+        let (first, last) = (ends_r[0], ends_r[ends_r.len() - 1]);
+        if merge && (2..=3).contains(&region_lives[r]) {
+            // One bag, as `write_regions` writes it: the spots met elsewhere or with two
+            // lives or more in order, then a `2` per private 1-life spot.
+            let mut halves = 0u32;
+            for &c in &kept[first as usize..last as usize] {
+                let lives = tables.lives(c);
+                let info = tables.info(c);
+                if lives >= 2 || info.first_region != info.last_region {
+                    match symbol(info, lives, &mut labels) {
+                        Some(s) => key = key << 4 | s,
+                        None => packed = false,
                     }
-                    for _ in 0..halves / 2 {
-                        key = key << 4 | 3;
-                    }
-                    toks += halves / 2;
-                    key = key << 4 | 6;
-                    ends += 1;
-                } else if toks + (last - first) > PACKED_TOKENS {
-                    // Too many tokens: not packed (the rest of the land is not read).
-                    packed = false;
+                    toks += 1;
                 } else {
-                    let mut start = first as usize;
-                    for &end in &ends_r[1..] {
-                        for &c in &kept[start..end as usize] {
-                            let lives = tables.lives(c);
-                            match symbol(tables.info(c), lives, &mut labels) {
-                                Some(s) => key = key << 4 | s,
-                                None => packed = false,
-                            }
-                        }
-                        key = key << 4 | 4;
-                        start = end as usize;
-                    }
-                    // The last boundary's end is the region's: 5, not 4.
-                    key += 1;
-                    toks += last - first;
-                    ends += ends_r.len() as u32 - 1;
+                    halves += if info.occ >= 2 { 1 } else { 2 };
                 }
-                // Past the limit the key has lost its first symbols: not packed.
-                packed &= toks <= PACKED_TOKENS && toks + ends <= 32;
             }
-            r = match next_in_land[r] {
-                u32::MAX => break,
-                next => next as usize,
-            };
+            for _ in 0..halves / 2 {
+                key = key << 4 | 3;
+            }
+            toks += halves / 2;
+            key = key << 4 | 6;
+            p.ends += 1;
+        } else if toks + (last - first) > PACKED_TOKENS {
+            // Too many tokens: not packed (the rest of the land is not read).
+            packed = false;
+        } else {
+            let mut start = first as usize;
+            for &end in &ends_r[1..] {
+                for &c in &kept[start..end as usize] {
+                    let lives = tables.lives(c);
+                    match symbol(tables.info(c), lives, &mut labels) {
+                        Some(s) => key = key << 4 | s,
+                        None => packed = false,
+                    }
+                }
+                key = key << 4 | 4;
+                start = end as usize;
+            }
+            // The last boundary's end is the region's: 5, not 4.
+            key += 1;
+            toks += last - first;
+            p.ends += ends_r.len() as u32 - 1;
         }
-        lands.push(PackedLand {
-            root: land,
-            key: if packed { key } else { 0 },
-        });
+        // Past the limit the key has lost its first symbols: not packed.
+        p.unpacked = !(packed && toks <= PACKED_TOKENS && toks + p.ends <= 32);
+        (p.key, p.toks, p.labels) = (key, toks, labels);
+    }
+    for (land, p) in lands.iter_mut().zip(packing.iter()) {
+        if !p.unpacked {
+            land.key = p.key;
+        }
     }
 }
 
