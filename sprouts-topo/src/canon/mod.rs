@@ -559,22 +559,22 @@ impl Canonicalizer {
         self.texts.clear();
         for i in 0..self.packs.len() {
             let land = self.packs[i];
-            if land.key != 0
-                && let Some(&text) = self.packed_memo.get(&land.key)
+            if land.key() != 0
+                && let Some(&text) = self.packed_memo.get(&land.key())
             {
                 self.texts.push(text);
                 continue;
             }
             let start = self.buf.len();
-            if land.key != 0 {
-                shape::unpack_land(land.key, &mut self.shape);
+            if land.key() != 0 {
+                shape::unpack_land(land.key(), &mut self.shape);
             } else {
                 shape::emit_land(merge, &mut self.shape_scratch, &mut self.shape, land);
             }
             let was_exceeded = budget.exceeded;
             budget.exceeded = false;
             if !self.direct.unlabelled_region(&self.shape, 0, &mut self.buf) {
-                let memo = land.key == 0
+                let memo = land.key() == 0
                     && (self.memo_on
                         || (self.small_memo_on
                             && land_tokens(&self.shape, 0) <= SMALL_LAND_TOKENS));
@@ -605,11 +605,11 @@ impl Canonicalizer {
                     }
                 }
             }
-            if land.key != 0 && !budget.exceeded {
+            if land.key() != 0 && !budget.exceeded {
                 let s = self.packed_text.len();
                 self.packed_text.push_str(&self.buf[start..]);
                 let text = LandText::new(&self.packed_text, s, true);
-                self.packed_memo.insert(land.key, text);
+                self.packed_memo.insert(land.key(), text);
                 self.texts.push(text);
             } else {
                 self.texts.push(LandText::new(&self.buf, start, false));
@@ -1039,26 +1039,26 @@ mod tests {
                 p.to_glop()
             );
             let small = land_tokens(&one, 0) <= SMALL_LAND_TOKENS;
-            if land.key == 0 {
+            if land.key() == 0 {
                 assert!(!small, "{} land {l}", p.to_glop());
                 continue;
             }
             assert!(small, "{} land {l}", p.to_glop());
             let mut unpacked = Shape::default();
-            shape::unpack_land(land.key, &mut unpacked);
+            shape::unpack_land(land.key(), &mut unpacked);
             assert_eq!(unpacked, one, "{} land {l}", p.to_glop());
             // The key with the classes of the land's labels.
             let mut full = b.clone();
             full.extend(labels(&one, 0).iter().map(|&c| u32::from(c)));
             assert_eq!(
-                keys.0.entry(land.key).or_insert_with(|| full.clone()),
+                keys.0.entry(land.key()).or_insert_with(|| full.clone()),
                 &full,
                 "{} land {l}",
                 p.to_glop()
             );
             assert_eq!(
-                *keys.1.entry(full).or_insert(land.key),
-                land.key,
+                *keys.1.entry(full).or_insert(land.key()),
+                land.key(),
                 "{} land {l}",
                 p.to_glop()
             );

@@ -183,8 +183,6 @@ pub(crate) struct ShapeScratch {
     fill: Vec<u32>,
     /// Per land of [`read_lands`] (by its first region), where it is in the list of lands.
     land_slot: Vec<u32>,
-    /// Per land of [`read_lands`], its key as far as it is packed.
-    packing: Vec<Packing>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
     tmp_reg: Vec<u32>,
@@ -741,7 +739,21 @@ pub(crate) const PACKED_TOKENS: u32 = 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PackedLand {
     pub(crate) root: u32,
-    pub(crate) key: u128,
+    /// The key as far as it is packed, and what packing it counts: tokens and boundaries
+    /// written, labels numbered, and whether the land does not fit a key.
+    packing: u128,
+    toks: u32,
+    ends: u32,
+    labels: u8,
+    unpacked: bool,
+}
+
+impl PackedLand {
+    /// The land's packed key, or 0 if it is not packed.
+    #[inline]
+    pub(crate) fn key(&self) -> u128 {
+        if self.unpacked { 0 } else { self.packing }
+    }
 }
 
 /// Reads `pos` with GLOP's reductions (the canonical forms' mode, [`KeyOptions::GLOP`]) and
@@ -826,19 +838,6 @@ pub(crate) fn unpack_land(key: u128, shape: &mut Shape) {
     shape.land_labels.push(shape.label_class.len() as u32);
 }
 
-/// A land's key being packed (see [`pack_lands`]).
-#[derive(Clone, Copy, Debug, Default)]
-struct Packing {
-    key: u128,
-    /// Tokens and boundaries written so far.
-    toks: u32,
-    ends: u32,
-    /// Labels numbered so far.
-    labels: u8,
-    /// Whether the land does not fit a key.
-    unpacked: bool,
-}
-
 /// The lands of the last reading, in order of their first regions, with their packed keys (see
 /// [`PackedLand`]), in one pass over the kept regions: each region's land is its first region
 /// (`land_of`, worked out from the union-find as the pass goes, a region's parent being before
@@ -864,8 +863,6 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         scratch.land_slot.resize(nr, 0);
     }
     let land_slot = &mut scratch.land_slot[..nr];
-    let packing = &mut scratch.packing;
-    packing.clear();
     let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     /// The symbol of a spot: its class, or its label (numbered on its first appearance);
     /// `None` if the land cannot be packed.
@@ -895,17 +892,23 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         land_of.push(root);
         let slot = if root as usize == r {
             land_slot[r] = lands.len() as u32;
-            lands.push(PackedLand { root, key: 0 });
-            packing.push(Packing::default());
+            lands.push(PackedLand {
+                root,
+                packing: 0,
+                toks: 0,
+                ends: 0,
+                labels: 0,
+                unpacked: false,
+            });
             lands.len() - 1
         } else {
             land_slot[root as usize] as usize
         };
-        let p = &mut packing[slot];
+        let p = &mut lands[slot];
         if p.unpacked {
             continue;
         }
-        let (mut key, mut toks, mut labels) = (p.key, p.toks, p.labels);
+        let (mut key, mut toks, mut labels) = (p.packing, p.toks, p.labels);
         let mut packed = true;
         // The region's boundaries' ends, and its first token.
         let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
@@ -956,12 +959,7 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         }
         // Past the limit the key has lost its first symbols: not packed.
         p.unpacked = !(packed && toks <= PACKED_TOKENS && toks + p.ends <= 32);
-        (p.key, p.toks, p.labels) = (key, toks, labels);
-    }
-    for (land, p) in lands.iter_mut().zip(packing.iter()) {
-        if !p.unpacked {
-            land.key = p.key;
-        }
+        (p.packing, p.toks, p.labels) = (key, toks, labels);
     }
 }
 
