@@ -376,25 +376,9 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
             drop_dead: mode.drop_dead,
             drop_stumps: mode.drop_stumps,
             glop: mode.glop,
-            boundaries: true,
         };
         read_with(pos, options, scratch)
     }
-}
-
-/// [`read`] in the canonical forms' mode for [`read_lands`], which packs the lands: the spots'
-/// first boundaries, whether they are met on one boundary only, and their labels are not
-/// recorded ([`emit_land`] works them out for a land it writes).
-#[inline(never)]
-fn read_for_packing(pos: &Position, scratch: &mut ShapeScratch) -> bool {
-    read_with(
-        pos,
-        ReadOptions {
-            boundaries: false,
-            ..ReadOptions::ALL
-        },
-        scratch,
-    )
 }
 
 /// The options [`read`] looks at.
@@ -403,9 +387,6 @@ struct ReadOptions {
     drop_dead: bool,
     drop_stumps: bool,
     glop: bool,
-    /// Record each spot's first boundary, whether it is met on one boundary only, and reset its
-    /// label.
-    boundaries: bool,
 }
 
 impl ReadOptions {
@@ -413,7 +394,6 @@ impl ReadOptions {
         drop_dead: true,
         drop_stumps: true,
         glop: true,
-        boundaries: true,
     };
 }
 
@@ -428,9 +408,8 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
     scratch.kept_bag.clear();
     scratch.region_lives.clear();
     let nr = pos.region_count();
-    // Stamps must not wrap during this build: one pass per region, and one per land written by
-    // `emit_land`; one build.
-    if scratch.pass >= u32::MAX - 2 * nr as u32 - 1 || scratch.generation == u32::MAX {
+    // Stamps must not wrap during this build: one pass per region, one build.
+    if scratch.pass >= u32::MAX - nr as u32 - 1 || scratch.generation == u32::MAX {
         scratch.spots.iter_mut().for_each(|s| {
             s.stamp = 0;
             s.generation = 0;
@@ -500,16 +479,14 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                     info.occ = 1;
                     info.first_region = rk;
                     info.last_region = rk;
-                    if mode.boundaries {
-                        info.first_boundary = kb;
-                        info.same_boundary = true;
-                        info.label = u32::MAX;
-                    }
+                    info.first_boundary = kb;
+                    info.same_boundary = true;
+                    info.label = u32::MAX;
                     info.key_label = u8::MAX;
                 } else {
                     info.occ = info.occ.saturating_add(1);
                     info.last_region = rk;
-                    if mode.boundaries && info.first_boundary != kb {
+                    if info.first_boundary != kb {
                         info.same_boundary = false;
                     }
                     // Lands: regions joined by a spot met in both (the spot is met twice at
@@ -789,7 +766,7 @@ pub(crate) fn read_lands(
     lands: &mut Vec<PackedLand>,
 ) -> bool {
     scratch.reset_spot_tables(pos.lives.len());
-    let merge = read_for_packing(pos, scratch);
+    let merge = read(pos, KeyOptions::GLOP, scratch);
     pack_lands(merge, scratch, lands);
     merge
 }
@@ -811,35 +788,6 @@ pub(crate) fn emit_land(
         }
     }
     let n = scratch.order.len();
-    // The reading did not record the spots' boundaries and labels: worked out over the land's
-    // kept boundaries, a spot met first in this pass when its stamp is not the pass's (the
-    // reading left room for one pass per land).
-    scratch.pass += 1;
-    let pass = scratch.pass;
-    {
-        let (kept, kept_bnd, kept_reg) = (
-            scratch.kept.as_slice(),
-            scratch.kept_bnd.as_slice(),
-            scratch.kept_reg.as_slice(),
-        );
-        let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
-        for &r in &scratch.order[..n] {
-            let r = r as usize;
-            for kb in kept_reg[r] as usize..kept_reg[r + 1] as usize {
-                for &c in &kept[kept_bnd[kb] as usize..kept_bnd[kb + 1] as usize] {
-                    let info = tables.info(c);
-                    if info.stamp != pass {
-                        info.stamp = pass;
-                        info.first_boundary = kb as u32;
-                        info.same_boundary = true;
-                        info.label = u32::MAX;
-                    } else if info.first_boundary != kb as u32 {
-                        info.same_boundary = false;
-                    }
-                }
-            }
-        }
-    }
     write_regions(merge, scratch, shape, 0, n);
 }
 
