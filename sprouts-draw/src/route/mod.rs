@@ -465,12 +465,12 @@ fn prepare(
             Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_) | Refusal::WrongEnclosure { .. }
         )
     };
-    let first = match prepare_at(board, plan, 1.0, observer) {
+    let first = match prepare_at(board, plan, 1.0, true, observer) {
         Err(e) if tighter(&e) => e,
         other => return other,
     };
     for k in TIGHT_CLEARANCES {
-        match prepare_at(board, plan, k, observer) {
+        match prepare_at(board, plan, k, false, observer) {
             Err(e) if tighter(&e) => continue,
             Ok(p) => return Ok(p),
             Err(e) => return Err(e),
@@ -480,10 +480,15 @@ fn prepare(
 }
 
 /// [`prepare`] with the planner's clearance `tight d0` (the certificate's stays `0.6 d0`).
+/// `explain`: whether a wrong enclosure is refused with the widest way that sorts the
+/// boundaries ([`wrong_enclosure`]: a search per hypothesis over the whole grid, most of the
+/// time a refused move takes). A wrong enclosure at a tight clearance is never shown
+/// ([`prepare`] gives the refusal at `d0`), so it is refused without that search.
 fn prepare_at(
     board: &Board,
     plan: &Plan,
     tight: f64,
+    explain: bool,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
     let _span = tracing::debug_span!("prepare_move", tight).entered();
@@ -1074,6 +1079,16 @@ fn prepare_at(
                         .unwrap_or_else(|_| format!("{a} -> {b}")),
                     _ => format!("{a} -> {b}"),
                 };
+                if !explain {
+                    return Err(Refusal::WrongEnclosure {
+                        words,
+                        detail: "not explained at a tight clearance".to_owned(),
+                        widest: None,
+                        needed: scene.d0,
+                        spots: Vec::new(),
+                        curves: Vec::new(),
+                    });
+                }
                 return Err(wrong_enclosure(
                     words,
                     &grid,
@@ -3010,7 +3025,7 @@ mod tight_tests {
             stroke: None,
             lean: 0.0,
         };
-        let at_d0 = prepare_at(&board, &plan, 1.0, &mut |_| {});
+        let at_d0 = prepare_at(&board, &plan, 1.0, true, &mut |_| {});
         assert!(
             matches!(
                 at_d0,
