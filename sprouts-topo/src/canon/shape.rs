@@ -121,6 +121,25 @@ pub(crate) struct Shape {
     pub(crate) land_labels: Vec<u32>,
 }
 
+impl Shape {
+    /// Empties the shape for writing again: every table holds only its leading 0, none of
+    /// the memory is given back.
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.toks.clear();
+        self.bnd.clear();
+        self.bnd.push(0);
+        self.reg.clear();
+        self.reg.push(0);
+        self.land.clear();
+        self.land.push(0);
+        self.land_labels.clear();
+        self.land_labels.push(0);
+        self.bag.clear();
+        self.label_class.clear();
+    }
+}
+
 /// What building a shape keeps per spot (one record per spot index, so that one lookup finds all).
 /// Aligned to 32 bytes, so that a record's offset is its index shifted.
 #[derive(Clone, Copy, Debug)]
@@ -580,17 +599,7 @@ fn order_lands(scratch: &mut ShapeScratch) {
 /// and with `merge`, the regions with two or three lives written as bags.
 #[inline(always)]
 fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo: usize, hi: usize) {
-    shape.toks.clear();
-    shape.bnd.clear();
-    shape.bnd.push(0);
-    shape.reg.clear();
-    shape.reg.push(0);
-    shape.land.clear();
-    shape.land.push(0);
-    shape.land_labels.clear();
-    shape.land_labels.push(0);
-    shape.bag.clear();
-    shape.label_class.clear();
+    shape.clear();
     let kept = scratch.kept.as_slice();
     let kept_bnd = scratch.kept_bnd.as_slice();
     let kept_reg = scratch.kept_reg.as_slice();
@@ -1065,17 +1074,7 @@ fn merge_small_regions(pos: &Position, scratch: &mut ShapeScratch) {
 /// regions into lands and writes the shape.
 fn label_and_emit(pos: &Position, scratch: &mut ShapeScratch, shape: &mut Shape) {
     let nr = scratch.kept_reg.len() - 1;
-    shape.toks.clear();
-    shape.bnd.clear();
-    shape.bnd.push(0);
-    shape.reg.clear();
-    shape.reg.push(0);
-    shape.land.clear();
-    shape.land.push(0);
-    shape.land_labels.clear();
-    shape.land_labels.push(0);
-    shape.bag.clear();
-    shape.label_class.clear();
+    shape.clear();
     // Lands: regions joined by a labelled spot met in both, each rooted at its first region.
     let mut uf = std::mem::take(&mut scratch.uf);
     uf.reset(nr);
