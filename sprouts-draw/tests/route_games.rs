@@ -73,11 +73,19 @@ fn picture(dir: &str, name: &str, board: &Board, routes: &[Vec<sprouts_geom::Poi
 /// goes on further changes the moves of every later one; with `ROUTE_GAME_SEEDS` set, each
 /// game has its own stream (seeded by `seed` and its number), so that two versions of the
 /// router compared on one seed play the same moves in every game until one of them refuses.
+/// `ROUTE_GAME_FROM=k` (with `ROUTE_GAME_SEEDS`) starts at game `k` (numbered from 1), to
+/// draw one game again.
 fn play(n: u32, games: usize, seed: u64) -> Games {
     let per_game = std::env::var("ROUTE_GAME_SEEDS").is_ok();
+    let from = std::env::var("ROUTE_GAME_FROM")
+        .ok()
+        .filter(|_| per_game)
+        .and_then(|s| s.parse::<usize>().ok())
+        .map_or(0, |k| k.saturating_sub(1));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut out = Games::default();
-    for g in 0..games {
+    for g in from..games {
+        let number = g + 1;
         if per_game {
             rng = Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_mul(1_000_003) + g as u64);
         }
@@ -112,13 +120,12 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                         out.equivalent += 1;
                         thanks = true;
                         eprintln!(
-                            "  {n} spots game {}: {} ({})",
-                            out.games,
+                            "  {n} spots game {number}: {} ({})",
                             e.words_with(&d.words),
                             e.refusal.detail()
                         );
                         if let Ok(dir) = std::env::var("ROUTE_PNG") {
-                            let name = format!("n{n}-g{}-equivalent", out.games);
+                            let name = format!("n{n}-g{number}-equivalent");
                             let k = moves.iter().position(|m| m == mv).unwrap();
                             std::fs::create_dir_all(&dir).unwrap();
                             std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
@@ -142,13 +149,13 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                     *out.kinds.entry(kind.clone()).or_default() += 1;
                     let line = format!("{}: {}", mv.describe(&pos), e.detail());
                     if let Ok(dir) = std::env::var("ROUTE_PNG") {
-                        let name = format!("n{n}-g{}-{kind}", out.games);
+                        let name = format!("n{n}-g{number}-{kind}");
                         picture(&dir, &name, &board, &seen, &line);
                         let k = moves.iter().position(|m| m == mv).unwrap();
                         std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
                         std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
                     }
-                    out.reasons.push(format!("game {}: {line}", out.games));
+                    out.reasons.push(format!("game {number}: {line}"));
                     complete = false;
                     break;
                 }

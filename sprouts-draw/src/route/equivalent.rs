@@ -214,7 +214,9 @@ pub(crate) fn equivalents_to_try(board: &Board, mv: &Move) -> Vec<Move> {
 /// transaction, which reads the picture back to the drawn move's child. The [`DrawnMove`]
 /// names the move asked ([`DrawnMove::equivalent_of`]). When none is drawn: `refusal` itself
 /// if there is no move giving the same game, else [`Refusal::Equivalents`] naming the move
-/// asked and what each one tried was refused for. The board is then as it was.
+/// asked and what each one tried was refused for (a wrong enclosure of one tried without the
+/// widest way that would sort its boundaries: the move asked's refusal explains the place).
+/// The board is then as it was.
 pub(crate) fn draw_equivalent(
     board: &mut Board,
     mv: &Move,
@@ -235,7 +237,7 @@ pub(crate) fn draw_equivalent(
     let mut tried: Vec<(String, Refusal)> = Vec::new();
     for other in others.iter().take(EQUIVALENTS_TRIED) {
         let other_words = other.describe(&pos);
-        let drawn = prepare_move(board, &pos, other, &same, 0.0, observer).and_then(|p| {
+        let drawn = prepare_move(board, &pos, other, &same, 0.0, false, observer).and_then(|p| {
             if same(&p.mv) {
                 commit(board, p, observer)
             } else {

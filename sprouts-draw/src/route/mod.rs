@@ -454,9 +454,13 @@ const TIGHT_CLEARANCES: [f64; 3] = [0.75, 0.62, 0.6];
 /// A wrong enclosure is most often a way the free space at `d0` does not have: the move must
 /// go round a boundary through a corridor narrower than `2 d0` (between two curves, or past
 /// two close spots), and every way the search finds goes round it the other side.
+///
+/// `explain`: whether a wrong enclosure at `d0` is refused with the widest way that sorts the
+/// boundaries ([`prepare_at`]); not for tries whose refusal is never shown.
 fn prepare(
     board: &Board,
     plan: &Plan,
+    explain: bool,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
     let tighter = |e: &Refusal| {
@@ -465,7 +469,7 @@ fn prepare(
             Refusal::NoPath { .. } | Refusal::NoRoomAtSpot(_) | Refusal::WrongEnclosure { .. }
         )
     };
-    let first = match prepare_at(board, plan, 1.0, true, observer) {
+    let first = match prepare_at(board, plan, 1.0, explain, observer) {
         Err(e) if tighter(&e) => e,
         other => return other,
     };
@@ -483,7 +487,8 @@ fn prepare(
 /// `explain`: whether a wrong enclosure is refused with the widest way that sorts the
 /// boundaries ([`wrong_enclosure`]: a search per hypothesis over the whole grid, most of the
 /// time a refused move takes). A wrong enclosure at a tight clearance is never shown
-/// ([`prepare`] gives the refusal at `d0`), so it is refused without that search.
+/// ([`prepare`] gives the refusal at `d0`), so it is refused without that search, as are
+/// the tries whose refusal is dropped or only listed.
 fn prepare_at(
     board: &Board,
     plan: &Plan,
@@ -1082,7 +1087,9 @@ fn prepare_at(
                 if !explain {
                     return Err(Refusal::WrongEnclosure {
                         words,
-                        detail: "not explained at a tight clearance".to_owned(),
+                        detail:
+                            "no way sorts the boundaries as asked (the widest way not looked for)"
+                                .to_owned(),
                         widest: None,
                         needed: scene.d0,
                         spots: Vec::new(),
@@ -2255,7 +2262,7 @@ pub(crate) fn draw_request(
                 stroke: request.stroke.clone(),
                 lean: 0.0,
             };
-            match prepare(board, &plan, observer) {
+            match prepare(board, &plan, true, observer) {
                 Ok(p) => match commit(board, p, observer) {
                     Ok(d) => return Ok(d),
                     Err(e) => last = Some(e),
@@ -2511,7 +2518,7 @@ fn other_interchangeable(
             stroke: None,
             lean: plan.lean,
         };
-        if let Ok(p) = prepare(board, &other, observer)
+        if let Ok(p) = prepare(board, &other, false, observer)
             && same_game(&p.mv)
         {
             return Some(p);
@@ -2551,7 +2558,7 @@ pub(crate) fn draw_move_strict(
                 || p.canonical_unreduced() == intended.canonical_unreduced()
         })
     };
-    let prepared = prepare_move(board, &pos, mv, &same_game, 0.0, observer)?;
+    let prepared = prepare_move(board, &pos, mv, &same_game, 0.0, true, observer)?;
     let prepared = sparing_corridors(board, &pos, mv, prepared, &same_game, observer);
     commit(board, prepared, observer)
 }
@@ -2581,7 +2588,7 @@ fn sparing_corridors(
     }
     let mut best = (after, prepared);
     for lean in [corridors::LEAN, -corridors::LEAN] {
-        if let Ok(p) = prepare_move(board, pos, mv, same_game, lean, observer) {
+        if let Ok(p) = prepare_move(board, pos, mv, same_game, lean, false, observer) {
             let c = cut(&p);
             tracing::debug!(before, after, lean, cut = c, "drawn again, leaning");
             if c < best.0 {
@@ -2598,13 +2605,15 @@ fn sparing_corridors(
 /// A computer's move `mv` of `pos` (the board's position) made into a certified spline, not
 /// yet played: the nearest-cluster rule's choice of its interchangeable boundaries, other
 /// choices when that one cannot be drawn with the boundaries on their sides, and last the
-/// shortest way; whatever is prepared is a move `same_game` accepts.
+/// shortest way; whatever is prepared is a move `same_game` accepts. `explain`: as for
+/// [`prepare`], for the choice the rule made.
 fn prepare_move(
     board: &Board,
     pos: &Position,
     mv: &Move,
     same_game: &dyn Fn(&Move) -> bool,
     lean: f64,
+    explain: bool,
     observer: &mut dyn FnMut(&[Point]),
 ) -> Result<Prepared, Refusal> {
     let scene = Scene::new(board.drawing(), board.settings());
@@ -2620,7 +2629,7 @@ fn prepare_move(
         stroke: None,
         lean,
     };
-    let mut first = prepare(board, &plan, observer);
+    let mut first = prepare(board, &plan, explain, observer);
     if let (Err(Refusal::WrongEnclosure { .. }), Want::SideA(chosen)) = (&first, &want) {
         first = other_interchangeable(board, &plan, pos, &scene, mv, chosen, same_game, observer)
             .ok_or(first.err().expect("a refusal"));
@@ -2637,7 +2646,7 @@ fn prepare_move(
                 want: Want::Any,
                 ..plan
             };
-            match prepare(board, &plain, observer) {
+            match prepare(board, &plain, explain, observer) {
                 Ok(p) if same_game(&p.mv) => p,
                 _ => return Err(naming_the_move_asked(e, mv.describe(pos), &want, pos, mv)),
             }
