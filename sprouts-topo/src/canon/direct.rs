@@ -8,9 +8,13 @@
 //! least circular substrings", Information Processing Letters 10(4), 1980), and writes the text in
 //! one pass. The tree path is the reference: a test compares the two on every land reachable from
 //! 1 to 4 seeds and on random games (`tests` below and the `reference` mode's proptest).
+//!
+//! The most common lands of two regions with letters are named directly too, by the
+//! `two_regions` module.
 
 use super::render::push_seed_run;
 use super::shape::Shape;
+use super::two_regions::PairScratch;
 use crate::key::least_rotation;
 
 /// The most spots a land named directly may have (larger ones take the tree path).
@@ -24,24 +28,26 @@ pub(crate) struct DirectScratch {
     straight: Vec<(u16, u16)>,
     mirrored: Vec<(u16, u16)>,
     tmp: Vec<u8>,
+    /// Lands of two regions (see the `two_regions` module).
+    pair: PairScratch,
 }
 
 impl DirectScratch {
     /// Writes the canonical form of land `land` of `shape` to `out` if it is a land of one
-    /// region without labels; returns false (writing nothing) otherwise.
+    /// region without labels, or of two regions of the shape the `two_regions` module names;
+    /// returns false (writing nothing) otherwise.
     #[inline]
-    pub(crate) fn unlabelled_region(
-        &mut self,
-        shape: &Shape,
-        land: usize,
-        out: &mut String,
-    ) -> bool {
-        // Lands of several regions (about half) are told apart here, without a call.
+    pub(crate) fn named_directly(&mut self, shape: &Shape, land: usize, out: &mut String) -> bool {
+        // The number of regions is told here, without a call.
         let (rs, re) = (shape.land[land] as usize, shape.land[land + 1] as usize);
-        re - rs == 1 && self.one_region(shape, land, rs, out)
+        match re - rs {
+            1 => self.one_region(shape, land, rs, out),
+            2 => self.pair.two_regions(shape, land, rs, out),
+            _ => false,
+        }
     }
 
-    /// [`DirectScratch::unlabelled_region`] for a land of one region, `rs`.
+    /// [`DirectScratch::named_directly`] for a land of one region, `rs`.
     #[inline(never)]
     fn one_region(&mut self, shape: &Shape, land: usize, rs: usize, out: &mut String) -> bool {
         let (bs, be) = (shape.reg[rs] as usize, shape.reg[rs + 1] as usize);

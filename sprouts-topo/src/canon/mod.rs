@@ -32,6 +32,7 @@ mod render;
 mod shape;
 pub(crate) mod symmetry;
 mod tree;
+mod two_regions;
 
 use std::cell::RefCell;
 use std::fmt;
@@ -474,8 +475,7 @@ impl Canonicalizer {
         self.lands.clear();
         for l in 0..n_lands {
             let start = self.buf.len() as u32;
-            if !self.tree.reference && self.direct.unlabelled_region(&self.shape, l, &mut self.buf)
-            {
+            if !self.tree.reference && self.direct.named_directly(&self.shape, l, &mut self.buf) {
                 self.lands.push((start, self.buf.len() as u32));
                 continue;
             }
@@ -573,7 +573,7 @@ impl Canonicalizer {
             }
             let was_exceeded = budget.exceeded;
             budget.exceeded = false;
-            if !self.direct.unlabelled_region(&self.shape, 0, &mut self.buf) {
+            if !self.direct.named_directly(&self.shape, 0, &mut self.buf) {
                 let memo = land.key() == 0
                     && (self.memo_on
                         || (self.small_memo_on
