@@ -1963,15 +1963,11 @@ fn narrowest_at(grid: &FreeGrid, scene: &Scene, at: Cell) -> (Vec<SpotId>, Vec<C
     (spots, curves)
 }
 
-/// The first pair of segments of a route that cross or touch (not neighbours; for a loop, not
-/// its first and last).
-fn first_crossing(route: &[Point]) -> Option<(usize, usize)> {
-    let n = route.len();
-    if n < 4 {
-        return None;
-    }
-    let closed = route[0] == route[n - 1];
-    let segs: Vec<(Point, Point, [f64; 4])> = route
+/// A route's segments with their bounding boxes.
+type Boxed = (Point, Point, [f64; 4]);
+
+fn boxed_segments(route: &[Point]) -> Vec<Boxed> {
+    route
         .windows(2)
         .map(|w| {
             let (p, q) = (w[0], w[1]);
@@ -1981,23 +1977,104 @@ fn first_crossing(route: &[Point]) -> Option<(usize, usize)> {
                 [p.x.min(q.x), p.y.min(q.y), p.x.max(q.x), p.y.max(q.y)],
             )
         })
-        .collect();
+        .collect()
+}
+
+/// Whether segments `i < j` of `segs` (of a route closed or not) cross or touch, neighbours
+/// and a loop's first and last excepted.
+fn segments_cross(segs: &[Boxed], closed: bool, i: usize, j: usize) -> bool {
     let m = segs.len();
-    for i in 0..m {
-        for j in i + 2..m {
-            if closed && i == 0 && j == m - 1 {
-                continue;
-            }
-            let (a, b) = (&segs[i].2, &segs[j].2);
-            if a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3] {
-                continue;
-            }
-            if certified::segments_intersect(segs[i].0, segs[i].1, segs[j].0, segs[j].1) {
-                return Some((i, j));
+    if j < i + 2 || (closed && i == 0 && j == m - 1) {
+        return false;
+    }
+    let (a, b) = (&segs[i].2, &segs[j].2);
+    if a[0] > b[2] || b[0] > a[2] || a[1] > b[3] || b[1] > a[3] {
+        return false;
+    }
+    certified::segments_intersect(segs[i].0, segs[i].1, segs[j].0, segs[j].1)
+}
+
+/// Routes of fewer segments are searched pair by pair.
+const CROSSING_GRID_FROM: usize = 48;
+
+/// The first pair of segments of a route that cross or touch (not neighbours; for a loop, not
+/// its first and last): the least `(i, j)`, `i < j`, in the order of
+/// [`first_crossing_pairwise`], the reference. A long route's segments are binned in a grid of
+/// about one cell per segment, and only segments sharing a cell are compared (a band of some
+/// 500 vertices is checked at every step of its relaxation).
+fn first_crossing(route: &[Point]) -> Option<(usize, usize)> {
+    let n = route.len();
+    if n < 4 {
+        return None;
+    }
+    let closed = route[0] == route[n - 1];
+    let segs = boxed_segments(route);
+    let m = segs.len();
+    if m < CROSSING_GRID_FROM {
+        return first_crossing_in(&segs, closed);
+    }
+    let (mut lo, mut hi) = (route[0], route[0]);
+    for p in route {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    let (w, h) = (hi.x - lo.x, hi.y - lo.y);
+    if !(w.is_finite() && h.is_finite()) {
+        return first_crossing_in(&segs, closed);
+    }
+    // Square cells, about `m` of them over the route's box.
+    let side = ((w * h / m as f64).sqrt())
+        .max(w.max(h) / m as f64)
+        .max(1e-9);
+    let cols = ((w / side) as usize + 1).min(m);
+    let rows = ((h / side) as usize + 1).min(m);
+    let col = |x: f64| (((x - lo.x) / side) as usize).min(cols - 1);
+    let row = |y: f64| (((y - lo.y) / side) as usize).min(rows - 1);
+    let mut cells: Vec<Vec<u32>> = vec![Vec::new(); cols * rows];
+    for (k, seg) in segs.iter().enumerate() {
+        let b = &seg.2;
+        for r in row(b[1])..=row(b[3]) {
+            for c in col(b[0])..=col(b[2]) {
+                cells[r * cols + c].push(k as u32);
             }
         }
     }
-    None
+    let mut best: Option<(usize, usize)> = None;
+    for cell in &cells {
+        for (x, &i) in cell.iter().enumerate() {
+            for &j in &cell[x + 1..] {
+                // Pushed in increasing order, so `i < j`.
+                let (i, j) = (i as usize, j as usize);
+                if best.is_some_and(|b| b <= (i, j)) {
+                    continue;
+                }
+                if segments_cross(&segs, closed, i, j) {
+                    best = Some((i, j));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// [`first_crossing`] pair by pair over the segments.
+fn first_crossing_in(segs: &[Boxed], closed: bool) -> Option<(usize, usize)> {
+    let m = segs.len();
+    (0..m).find_map(|i| {
+        (i + 2..m)
+            .find(|&j| segments_cross(segs, closed, i, j))
+            .map(|j| (i, j))
+    })
+}
+
+/// The reference for [`first_crossing`]: every pair of segments in turn.
+#[cfg(test)]
+fn first_crossing_pairwise(route: &[Point]) -> Option<(usize, usize)> {
+    let n = route.len();
+    if n < 4 {
+        return None;
+    }
+    first_crossing_in(&boxed_segments(route), route[0] == route[n - 1])
 }
 
 /// Takes the crossings out of a route by reversing the stretch between two crossing segments
@@ -3156,5 +3233,72 @@ mod read_once_tests {
         }
         assert!(drawn >= 4, "{drawn} drawn");
         assert_eq!(crate::board::tally::analyses(), n, "analysed twice");
+    }
+}
+
+#[cfg(test)]
+mod crossing_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A route of `k` points from small integer steps (so that segments often touch, overlap
+    /// and meet at vertices), closed when `close` is set.
+    fn route_of(steps: &[(i8, i8)], scale: f64, close: bool) -> Vec<Point> {
+        let mut p = Point::new(0.0, 0.0);
+        let mut r = vec![p];
+        for &(dx, dy) in steps {
+            p = Point::new(p.x + scale * f64::from(dx), p.y + scale * f64::from(dy));
+            r.push(p);
+        }
+        if close {
+            r.push(r[0]);
+        }
+        r
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The grid finds the same first crossing as every pair in turn, on routes long enough
+        /// to be binned.
+        #[test]
+        fn first_crossing_equals_the_pairwise_search(
+            steps in prop::collection::vec((-3i8..=3, -3i8..=3), 40..200),
+            scale in prop_oneof![Just(1.0), Just(0.37), 1.0f64..20.0],
+            close in any::<bool>(),
+        ) {
+            let r = route_of(&steps, scale, close);
+            prop_assert_eq!(first_crossing(&r), first_crossing_pairwise(&r));
+        }
+
+        /// The same on routes that walk mostly one way (few crossings, far apart, as a band).
+        #[test]
+        fn first_crossing_equals_the_pairwise_search_on_long_walks(
+            steps in prop::collection::vec((0i8..=3, -2i8..=2), 48..400),
+            back in prop::collection::vec((-3i8..=0, -2i8..=2), 0..40),
+        ) {
+            let mut all = steps.clone();
+            all.extend(back);
+            let r = route_of(&all, 2.5, false);
+            prop_assert_eq!(first_crossing(&r), first_crossing_pairwise(&r));
+        }
+    }
+
+    #[test]
+    fn a_long_spiral_is_simple_and_a_crossing_is_found() {
+        // A spiral of 600 points does not cross itself.
+        let spiral: Vec<Point> = (0..600)
+            .map(|k| {
+                let t = f64::from(k) * 0.05;
+                Point::new((10.0 + 3.0 * t) * t.cos(), (10.0 + 3.0 * t) * t.sin())
+            })
+            .collect();
+        assert_eq!(first_crossing(&spiral), None);
+        assert_eq!(first_crossing_pairwise(&spiral), None);
+        // Its last point brought back across its first turn.
+        let mut crossed = spiral.clone();
+        crossed.push(Point::new(0.0, 0.0));
+        let got = first_crossing(&crossed);
+        assert!(got.is_some());
+        assert_eq!(got, first_crossing_pairwise(&crossed));
     }
 }
