@@ -351,37 +351,9 @@ impl TreeScratch {
     ///
     /// Both sums come from one pass: the mirrored reading meets the same triples, each reversed.
     fn orientation_keys(&self, shape: &Shape) -> Option<(u64, u64)> {
-        #[inline]
-        fn mix(x: u64) -> u64 {
-            let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            x ^ (x >> 32)
-        }
-        let mut chiral = false;
-        let (mut straight, mut mirrored) = (0u64, 0u64);
-        for bi in self.b_first..self.b_first + self.nb {
-            if shape.bag[bi] {
-                continue;
-            }
-            let toks = &shape.toks[shape.bnd[bi] as usize..shape.bnd[bi + 1] as usize];
-            let m = toks.len();
-            if m < 3 {
-                continue;
-            }
-            chiral = true;
-            let (mut a, mut b) = (
-                u64::from(self.class_of(toks[m - 2])),
-                u64::from(self.class_of(toks[m - 1])),
-            );
-            for &t in toks {
-                let c = u64::from(self.class_of(t));
-                straight = straight.wrapping_add(mix(a | b << 8 | c << 16));
-                mirrored = mirrored.wrapping_add(mix(c | b << 8 | a << 16));
-                a = b;
-                b = c;
-            }
-        }
-        chiral.then_some((straight, mirrored))
+        orientation_hash(shape, self.b_first..self.b_first + self.nb, |t| {
+            u64::from(self.class_of(t))
+        })
     }
 
     /// Whether the loaded land is, provably, its own mirror image (the land with every boundary
@@ -2124,6 +2096,46 @@ fn least_word(
             std::mem::swap(word, best);
         }
     }
+}
+
+/// [`TreeScratch::orientation_keys`] over the boundaries `boundaries` of `shape`, each token's
+/// class given by `class_of`: the sums, straight and mirrored, of a hash of each cyclic triple of
+/// consecutive classes of every ordinary boundary of three corners or more (`None` when there is
+/// none). The lands named without the tree compute their orientation by the same function.
+#[inline]
+pub(super) fn orientation_hash(
+    shape: &Shape,
+    boundaries: std::ops::Range<usize>,
+    class_of: impl Fn(u32) -> u64,
+) -> Option<(u64, u64)> {
+    #[inline]
+    fn mix(x: u64) -> u64 {
+        let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^ (x >> 32)
+    }
+    let mut chiral = false;
+    let (mut straight, mut mirrored) = (0u64, 0u64);
+    for bi in boundaries {
+        if shape.bag[bi] {
+            continue;
+        }
+        let toks = &shape.toks[shape.bnd[bi] as usize..shape.bnd[bi + 1] as usize];
+        let m = toks.len();
+        if m < 3 {
+            continue;
+        }
+        chiral = true;
+        let (mut a, mut b) = (class_of(toks[m - 2]), class_of(toks[m - 1]));
+        for &t in toks {
+            let c = class_of(t);
+            straight = straight.wrapping_add(mix(a | b << 8 | c << 16));
+            mirrored = mirrored.wrapping_add(mix(c | b << 8 | a << 16));
+            a = b;
+            b = c;
+        }
+    }
+    chiral.then_some((straight, mirrored))
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@
 
 use super::render::push_seed_run;
 use super::shape::{LABEL_BASE, Shape};
-use super::tree::{BND, CLASS, END, GRP, NEW, REF, REG, ROOT_2, ROOT_G};
+use super::tree::{BND, CLASS, END, GRP, NEW, REF, REG, ROOT_2, ROOT_G, orientation_hash};
 use crate::key::least_rotation;
 
 /// The most labels of a land named here (so that its units stay below 256).
@@ -385,35 +385,12 @@ impl PairScratch {
 /// boundary of three spots or more, the sum of a hash of each cyclic triple of consecutive
 /// classes, straight and mirrored; `None` when there is no such boundary.
 fn orientation_keys(shape: &Shape, rs: usize, class: u8) -> Option<(u64, u64)> {
-    #[inline]
-    fn mix(x: u64) -> u64 {
-        let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x ^ (x >> 32)
-    }
     let class_of = |t: u32| u64::from(if t >= LABEL_BASE { class } else { t as u8 });
-    let mut chiral = false;
-    let (mut straight, mut mirrored) = (0u64, 0u64);
-    for b in shape.reg[rs] as usize..shape.reg[rs + 2] as usize {
-        if shape.bag[b] {
-            continue;
-        }
-        let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
-        let m = toks.len();
-        if m < 3 {
-            continue;
-        }
-        chiral = true;
-        let (mut a, mut b) = (class_of(toks[m - 2]), class_of(toks[m - 1]));
-        for &t in toks {
-            let c = class_of(t);
-            straight = straight.wrapping_add(mix(a | b << 8 | c << 16));
-            mirrored = mirrored.wrapping_add(mix(c | b << 8 | a << 16));
-            a = b;
-            b = c;
-        }
-    }
-    chiral.then_some((straight, mirrored))
+    orientation_hash(
+        shape,
+        shape.reg[rs] as usize..shape.reg[rs + 2] as usize,
+        class_of,
+    )
 }
 
 /// Writes a code of [`PairScratch::code_for`] as text: what decoding it and handing it to the
