@@ -200,7 +200,7 @@ pub(crate) struct ShapeScratch {
     land_of: Vec<u32>,
     /// Scratch for the counting sort of regions by land.
     fill: Vec<u32>,
-    /// Per land of [`read_lands`] (by its first region), where it is in the list of lands.
+    /// Per kept region of [`read_lands`], where its land is in the list of lands.
     land_slot: Vec<u32>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
@@ -479,33 +479,25 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
         // The region this one was last joined to (spots met again usually come in runs from
         // one region: joined once).
         let mut joined = rk;
-        for w in pos.bnd[bs..=be].windows(2) {
-            let start = kept.len();
-            // The index of this boundary among the kept ones, if it is kept.
-            let kb = kept_bnd.len() as u32 - 1;
-            for &c in &corners[w[0] as usize..w[1] as usize] {
-                if mode.drop_stumps && tables.lives(c) == 0 {
-                    continue;
-                }
-                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
-                if mode.glop && kept.len() > start && kept[kept.len() - 1] == c {
-                    continue;
-                }
-                kept.push(c);
-                let info = tables.info(c);
+        // Counts an occurrence of `c` on kept boundary `kb` of this region, and joins this
+        // region to the first one `c` was met in (written out at both of its uses, which a
+        // closure would not be).
+        macro_rules! meet {
+            ($c:expr, $kb:expr) => {{
+                let info = tables.info($c);
                 if info.generation != generation {
                     info.generation = generation;
                     info.occ = 1;
                     info.first_region = rk;
                     info.last_region = rk;
-                    info.first_boundary = kb;
+                    info.first_boundary = $kb;
                     info.same_boundary = true;
                     info.label = u32::MAX;
                     info.key_label = u8::MAX;
                 } else {
                     info.occ = info.occ.saturating_add(1);
                     info.last_region = rk;
-                    if info.first_boundary != kb {
+                    if info.first_boundary != $kb {
                         info.same_boundary = false;
                     }
                     // Lands: regions joined by a spot met in both (the spot is met twice at
@@ -519,6 +511,40 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                         joined = info.first_region;
                     }
                 }
+            }};
+        }
+        if mode.glop && mode.drop_stumps && (2..=3).contains(&lives) {
+            // A region GLOP merges is written as one bag, so its spots are read as one
+            // boundary, without taking back GLOP's repeats: only a private 1-life spot (both
+            // its corners here) can be met twice in a row, and a bag writes such a spot once
+            // whether it was counted once or twice (see `pack_lands`).
+            let kb = kept_bnd.len() as u32 - 1;
+            for &c in region {
+                if tables.lives(c) != 0 {
+                    kept.push(c);
+                    meet!(c, kb);
+                }
+            }
+            kept_bnd.push(kept.len() as u32);
+            scratch.kept_reg.push(kept_bnd.len() as u32 - 1);
+            scratch.region_lives.push(lives);
+            any_small = true;
+            continue;
+        }
+        for w in pos.bnd[bs..=be].windows(2) {
+            let start = kept.len();
+            // The index of this boundary among the kept ones, if it is kept.
+            let kb = kept_bnd.len() as u32 - 1;
+            for &c in &corners[w[0] as usize..w[1] as usize] {
+                if mode.drop_stumps && tables.lives(c) == 0 {
+                    continue;
+                }
+                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
+                if mode.glop && kept.len() > start && kept[kept.len() - 1] == c {
+                    continue;
+                }
+                kept.push(c);
+                meet!(c, kb);
             }
             if mode.glop {
                 // ... also cyclically: the last spot is the first one met again on this boundary,
@@ -858,20 +884,20 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
     let nr = scratch.kept_reg.len() - 1;
     let kept = scratch.kept.as_slice();
     let kept_bnd = scratch.kept_bnd.as_slice();
-    let kept_reg = scratch.kept_reg.as_slice();
+    let kept_reg = &scratch.kept_reg[..=nr];
     let region_lives = &scratch.region_lives[..nr];
-    let parents: &[u32] = if scratch.any_link {
-        scratch.uf.parents(nr)
-    } else {
-        &[]
-    };
+    // Without a link every region is its own land: its own parent.
+    if !scratch.any_link {
+        scratch.uf.reset(nr);
+    }
+    let parents = scratch.uf.parents(nr);
     let land_of = &mut scratch.land_of;
     land_of.clear();
-    // A land's slot is read only where it was written (no reset).
+    // A region's slot is read only where it was written (no reset).
     if scratch.land_slot.len() < nr {
         scratch.land_slot.resize(nr, 0);
     }
-    let land_slot = &mut scratch.land_slot[..nr];
+    let slot_of = &mut scratch.land_slot[..nr];
     let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     /// The symbol of a spot: its class, or its label (numbered on its first appearance);
     /// `None` if the land cannot be packed.
@@ -893,36 +919,35 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         }
         Some(7 + u128::from(info.key_label))
     }
-    for r in 0..nr {
-        let root = match parents.get(r) {
-            Some(&p) if p as usize != r => land_of[p as usize],
-            _ => r as u32,
-        };
-        land_of.push(root);
-        let slot = if root as usize == r {
-            land_slot[r] = lands.len() as u32;
+    let regions = parents.iter().zip(kept_reg.windows(2)).zip(region_lives);
+    for (r, ((&parent, bounds), &lives_r)) in regions.enumerate() {
+        // A region's parent is before it (or is itself), so its slot is known.
+        let slot = if parent as usize == r {
+            let slot = lands.len();
             lands.push(PackedLand {
-                root,
+                root: r as u32,
                 packing: 0,
                 toks: 0,
                 ends: 0,
                 labels: 0,
                 unpacked: false,
             });
-            lands.len() - 1
+            slot
         } else {
-            land_slot[root as usize] as usize
+            slot_of[parent as usize] as usize
         };
+        slot_of[r] = slot as u32;
         let p = &mut lands[slot];
+        land_of.push(p.root);
         if p.unpacked {
             continue;
         }
         let (mut key, mut toks, mut labels) = (p.packing, p.toks, p.labels);
         let mut packed = true;
         // The region's boundaries' ends, and its first token.
-        let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
+        let ends_r = &kept_bnd[bounds[0] as usize..=bounds[1] as usize];
         let (first, last) = (ends_r[0], ends_r[ends_r.len() - 1]);
-        if merge && (2..=3).contains(&region_lives[r]) {
+        if merge && (2..=3).contains(&lives_r) {
             // One bag, as `write_regions` writes it: the spots met elsewhere or with two
             // lives or more in order, then a `2` per private 1-life spot.
             let mut halves = 0u32;
