@@ -200,7 +200,8 @@ pub(crate) struct ShapeScratch {
     land_of: Vec<u32>,
     /// Scratch for the counting sort of regions by land.
     fill: Vec<u32>,
-    /// Per kept region of [`read_lands`], where its land is in the list of lands.
+    /// Per kept region of [`read_lands`], where its land is in the list of lands (which also
+    /// tells the regions of a land).
     land_slot: Vec<u32>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
@@ -579,7 +580,7 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
 fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
     order_lands(scratch);
     let nr = scratch.kept_reg.len() - 1;
-    write_regions(merge, scratch, shape, 0, nr);
+    write_regions(merge, scratch, shape, (0, nr), false);
 }
 
 /// Groups the kept regions of the last reading by land: `order` lists them land after land
@@ -622,9 +623,16 @@ fn order_lands(scratch: &mut ShapeScratch) {
 
 /// Writes the kept regions `order[lo..hi]` (whole lands, as [`order_lands`] grouped them) into
 /// `shape`, land after land: labels numbered from 0 in each land in order of first appearance,
-/// and with `merge`, the regions with two or three lives written as bags.
+/// and with `merge`, the regions with two or three lives written as bags. A region's land is
+/// told by `land_of`, or with `by_slot` by `land_slot` (as [`pack_lands`] leaves them).
 #[inline(always)]
-fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo: usize, hi: usize) {
+fn write_regions(
+    merge: bool,
+    scratch: &mut ShapeScratch,
+    shape: &mut Shape,
+    (lo, hi): (usize, usize),
+    by_slot: bool,
+) {
     shape.clear();
     let kept = scratch.kept.as_slice();
     let kept_bnd = scratch.kept_bnd.as_slice();
@@ -654,11 +662,12 @@ fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo:
         }
         LABEL_BASE + info.label - land_lo
     }
-    let (order, land_of, region_lives) = (
-        &scratch.order[lo..hi],
-        &scratch.land_of,
-        &scratch.region_lives,
-    );
+    let (order, region_lives) = (&scratch.order[lo..hi], &scratch.region_lives);
+    let land_of = if by_slot {
+        &scratch.land_slot
+    } else {
+        &scratch.land_of
+    };
     // The land of the region before (a new land starts where it changes).
     let mut last_land = order.first().map_or(0, |&r| land_of[r as usize]);
     for &r in order {
@@ -758,8 +767,8 @@ fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo:
 /// per boundary (never more boundaries than tokens), at most 32 four-bit symbols.
 pub(crate) const PACKED_TOKENS: u32 = 16;
 
-/// A land of a position read by [`read_lands`]: its first region (its land in the reading's
-/// `land_of`), and its exact shape packed into an integer.
+/// A land of a position read by [`read_lands`]: its first region, and its exact shape packed
+/// into an integer.
 ///
 /// The packed key is the land's shape as four-bit symbols, the first in the highest bits used:
 /// per token, 1 + its class (1 to 3) or 7 + its label (labels 0 to 7, numbered in order of first
@@ -817,13 +826,16 @@ pub(crate) fn emit_land(
     // The land's regions in order, where the whole shape's order would be.
     scratch.order.clear();
     let root = land.root as usize;
-    for (r, &l) in scratch.land_of.iter().enumerate().skip(root) {
-        if l as usize == root {
+    let nr = scratch.kept_reg.len() - 1;
+    let slots = &scratch.land_slot[..nr];
+    let slot = slots[root];
+    for (r, &s) in slots.iter().enumerate().skip(root) {
+        if s == slot {
             scratch.order.push(r as u32);
         }
     }
     let n = scratch.order.len();
-    write_regions(merge, scratch, shape, 0, n);
+    write_regions(merge, scratch, shape, (0, n), true);
 }
 
 /// Writes the land whose packed key is `key` (not 0) into `shape` (as its land 0): the same
@@ -874,9 +886,9 @@ pub(crate) fn unpack_land(key: u128, shape: &mut Shape) {
 }
 
 /// The lands of the last reading, in order of their first regions, with their packed keys (see
-/// [`PackedLand`]), in one pass over the kept regions: each region's land is its first region
-/// (`land_of`, worked out from the union-find as the pass goes, a region's parent being before
-/// it), and its symbols are appended to its land's key (a land's regions come in order, so its
+/// [`PackedLand`]), in one pass over the kept regions: each region's land (its slot in `lands`,
+/// kept in `land_slot`) is its parent's in the union-find, a region's parent being before it,
+/// and its symbols are appended to its land's key (a land's regions come in order, so its
 /// labels are numbered in order of first appearance).
 #[inline(never)]
 fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLand>) {
@@ -891,8 +903,6 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         scratch.uf.reset(nr);
     }
     let parents = scratch.uf.parents(nr);
-    let land_of = &mut scratch.land_of;
-    land_of.clear();
     // A region's slot is read only where it was written (no reset).
     if scratch.land_slot.len() < nr {
         scratch.land_slot.resize(nr, 0);
@@ -938,7 +948,6 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         };
         slot_of[r] = slot as u32;
         let p = &mut lands[slot];
-        land_of.push(p.root);
         if p.unpacked {
             continue;
         }
