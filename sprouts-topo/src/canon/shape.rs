@@ -450,8 +450,8 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
     // Regions follow one another in the tables: each starts where the last one ended.
     let (mut next_bs, mut next_corner) =
         (pos.reg[0] as usize, pos.bnd[pos.reg[0] as usize] as usize);
-    for r in 0..nr {
-        let (bs, be) = (next_bs, pos.reg[r + 1] as usize);
+    for &be in &pos.reg[1..=nr] {
+        let (bs, be) = (next_bs, be as usize);
         let corner_end = pos.bnd[be] as usize;
         let region = &corners[next_corner..corner_end];
         (next_bs, next_corner) = (be, corner_end);
