@@ -200,7 +200,8 @@ pub(crate) struct ShapeScratch {
     land_of: Vec<u32>,
     /// Scratch for the counting sort of regions by land.
     fill: Vec<u32>,
-    /// Per land of [`read_lands`] (by its first region), where it is in the list of lands.
+    /// Per kept region of [`read_lands`], where its land is in the list of lands (which also
+    /// tells the regions of a land).
     land_slot: Vec<u32>,
     tmp: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
@@ -449,8 +450,8 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
     // Regions follow one another in the tables: each starts where the last one ended.
     let (mut next_bs, mut next_corner) =
         (pos.reg[0] as usize, pos.bnd[pos.reg[0] as usize] as usize);
-    for r in 0..nr {
-        let (bs, be) = (next_bs, pos.reg[r + 1] as usize);
+    for &be in &pos.reg[1..=nr] {
+        let (bs, be) = (next_bs, be as usize);
         let corner_end = pos.bnd[be] as usize;
         let region = &corners[next_corner..corner_end];
         (next_bs, next_corner) = (be, corner_end);
@@ -479,33 +480,25 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
         // The region this one was last joined to (spots met again usually come in runs from
         // one region: joined once).
         let mut joined = rk;
-        for w in pos.bnd[bs..=be].windows(2) {
-            let start = kept.len();
-            // The index of this boundary among the kept ones, if it is kept.
-            let kb = kept_bnd.len() as u32 - 1;
-            for &c in &corners[w[0] as usize..w[1] as usize] {
-                if mode.drop_stumps && tables.lives(c) == 0 {
-                    continue;
-                }
-                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
-                if mode.glop && kept.len() > start && kept[kept.len() - 1] == c {
-                    continue;
-                }
-                kept.push(c);
-                let info = tables.info(c);
+        // Counts an occurrence of `c` on kept boundary `kb` of this region, and joins this
+        // region to the first one `c` was met in (written out at both of its uses, which a
+        // closure would not be).
+        macro_rules! meet {
+            ($c:expr, $kb:expr) => {{
+                let info = tables.info($c);
                 if info.generation != generation {
                     info.generation = generation;
                     info.occ = 1;
                     info.first_region = rk;
                     info.last_region = rk;
-                    info.first_boundary = kb;
+                    info.first_boundary = $kb;
                     info.same_boundary = true;
                     info.label = u32::MAX;
                     info.key_label = u8::MAX;
                 } else {
                     info.occ = info.occ.saturating_add(1);
                     info.last_region = rk;
-                    if info.first_boundary != kb {
+                    if info.first_boundary != $kb {
                         info.same_boundary = false;
                     }
                     // Lands: regions joined by a spot met in both (the spot is met twice at
@@ -519,6 +512,40 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
                         joined = info.first_region;
                     }
                 }
+            }};
+        }
+        if mode.glop && mode.drop_stumps && (2..=3).contains(&lives) {
+            // A region GLOP merges is written as one bag, so its spots are read as one
+            // boundary, without taking back GLOP's repeats: only a private 1-life spot (both
+            // its corners here) can be met twice in a row, and a bag writes such a spot once
+            // whether it was counted once or twice (see `pack_lands`).
+            let kb = kept_bnd.len() as u32 - 1;
+            for &c in region {
+                if tables.lives(c) != 0 {
+                    kept.push(c);
+                    meet!(c, kb);
+                }
+            }
+            kept_bnd.push(kept.len() as u32);
+            scratch.kept_reg.push(kept_bnd.len() as u32 - 1);
+            scratch.region_lives.push(lives);
+            any_small = true;
+            continue;
+        }
+        for w in pos.bnd[bs..=be].windows(2) {
+            let start = kept.len();
+            // The index of this boundary among the kept ones, if it is kept.
+            let kb = kept_bnd.len() as u32 - 1;
+            for &c in &corners[w[0] as usize..w[1] as usize] {
+                if mode.drop_stumps && tables.lives(c) == 0 {
+                    continue;
+                }
+                // GLOP: a spot met twice in a row is met once (`1AA` is `1A`).
+                if mode.glop && kept.len() > start && kept[kept.len() - 1] == c {
+                    continue;
+                }
+                kept.push(c);
+                meet!(c, kb);
             }
             if mode.glop {
                 // ... also cyclically: the last spot is the first one met again on this boundary,
@@ -553,7 +580,7 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
 fn emit(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape) {
     order_lands(scratch);
     let nr = scratch.kept_reg.len() - 1;
-    write_regions(merge, scratch, shape, 0, nr);
+    write_regions(merge, scratch, shape, (0, nr), false);
 }
 
 /// Groups the kept regions of the last reading by land: `order` lists them land after land
@@ -596,9 +623,16 @@ fn order_lands(scratch: &mut ShapeScratch) {
 
 /// Writes the kept regions `order[lo..hi]` (whole lands, as [`order_lands`] grouped them) into
 /// `shape`, land after land: labels numbered from 0 in each land in order of first appearance,
-/// and with `merge`, the regions with two or three lives written as bags.
+/// and with `merge`, the regions with two or three lives written as bags. A region's land is
+/// told by `land_of`, or with `by_slot` by `land_slot` (as [`pack_lands`] leaves them).
 #[inline(always)]
-fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo: usize, hi: usize) {
+fn write_regions(
+    merge: bool,
+    scratch: &mut ShapeScratch,
+    shape: &mut Shape,
+    (lo, hi): (usize, usize),
+    by_slot: bool,
+) {
     shape.clear();
     let kept = scratch.kept.as_slice();
     let kept_bnd = scratch.kept_bnd.as_slice();
@@ -628,11 +662,12 @@ fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo:
         }
         LABEL_BASE + info.label - land_lo
     }
-    let (order, land_of, region_lives) = (
-        &scratch.order[lo..hi],
-        &scratch.land_of,
-        &scratch.region_lives,
-    );
+    let (order, region_lives) = (&scratch.order[lo..hi], &scratch.region_lives);
+    let land_of = if by_slot {
+        &scratch.land_slot
+    } else {
+        &scratch.land_of
+    };
     // The land of the region before (a new land starts where it changes).
     let mut last_land = order.first().map_or(0, |&r| land_of[r as usize]);
     for &r in order {
@@ -732,8 +767,8 @@ fn write_regions(merge: bool, scratch: &mut ShapeScratch, shape: &mut Shape, lo:
 /// per boundary (never more boundaries than tokens), at most 32 four-bit symbols.
 pub(crate) const PACKED_TOKENS: u32 = 16;
 
-/// A land of a position read by [`read_lands`]: its first region (its land in the reading's
-/// `land_of`), and its exact shape packed into an integer.
+/// A land of a position read by [`read_lands`]: its first region, and its exact shape packed
+/// into an integer.
 ///
 /// The packed key is the land's shape as four-bit symbols, the first in the highest bits used:
 /// per token, 1 + its class (1 to 3) or 7 + its label (labels 0 to 7, numbered in order of first
@@ -791,13 +826,16 @@ pub(crate) fn emit_land(
     // The land's regions in order, where the whole shape's order would be.
     scratch.order.clear();
     let root = land.root as usize;
-    for (r, &l) in scratch.land_of.iter().enumerate().skip(root) {
-        if l as usize == root {
+    let nr = scratch.kept_reg.len() - 1;
+    let slots = &scratch.land_slot[..nr];
+    let slot = slots[root];
+    for (r, &s) in slots.iter().enumerate().skip(root) {
+        if s == slot {
             scratch.order.push(r as u32);
         }
     }
     let n = scratch.order.len();
-    write_regions(merge, scratch, shape, 0, n);
+    write_regions(merge, scratch, shape, (0, n), true);
 }
 
 /// Writes the land whose packed key is `key` (not 0) into `shape` (as its land 0): the same
@@ -848,9 +886,9 @@ pub(crate) fn unpack_land(key: u128, shape: &mut Shape) {
 }
 
 /// The lands of the last reading, in order of their first regions, with their packed keys (see
-/// [`PackedLand`]), in one pass over the kept regions: each region's land is its first region
-/// (`land_of`, worked out from the union-find as the pass goes, a region's parent being before
-/// it), and its symbols are appended to its land's key (a land's regions come in order, so its
+/// [`PackedLand`]), in one pass over the kept regions: each region's land (its slot in `lands`,
+/// kept in `land_slot`) is its parent's in the union-find, a region's parent being before it,
+/// and its symbols are appended to its land's key (a land's regions come in order, so its
 /// labels are numbered in order of first appearance).
 #[inline(never)]
 fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLand>) {
@@ -858,20 +896,18 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
     let nr = scratch.kept_reg.len() - 1;
     let kept = scratch.kept.as_slice();
     let kept_bnd = scratch.kept_bnd.as_slice();
-    let kept_reg = scratch.kept_reg.as_slice();
+    let kept_reg = &scratch.kept_reg[..=nr];
     let region_lives = &scratch.region_lives[..nr];
-    let parents: &[u32] = if scratch.any_link {
-        scratch.uf.parents(nr)
-    } else {
-        &[]
-    };
-    let land_of = &mut scratch.land_of;
-    land_of.clear();
-    // A land's slot is read only where it was written (no reset).
+    // Without a link every region is its own land: its own parent.
+    if !scratch.any_link {
+        scratch.uf.reset(nr);
+    }
+    let parents = scratch.uf.parents(nr);
+    // A region's slot is read only where it was written (no reset).
     if scratch.land_slot.len() < nr {
         scratch.land_slot.resize(nr, 0);
     }
-    let land_slot = &mut scratch.land_slot[..nr];
+    let slot_of = &mut scratch.land_slot[..nr];
     let mut tables = SpotTables::filled(&scratch.lives, &mut scratch.spots);
     /// The symbol of a spot: its class, or its label (numbered on its first appearance);
     /// `None` if the land cannot be packed.
@@ -893,26 +929,24 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         }
         Some(7 + u128::from(info.key_label))
     }
-    for r in 0..nr {
-        let root = match parents.get(r) {
-            Some(&p) if p as usize != r => land_of[p as usize],
-            _ => r as u32,
-        };
-        land_of.push(root);
-        let slot = if root as usize == r {
-            land_slot[r] = lands.len() as u32;
+    let regions = parents.iter().zip(kept_reg.windows(2)).zip(region_lives);
+    for (r, ((&parent, bounds), &lives_r)) in regions.enumerate() {
+        // A region's parent is before it (or is itself), so its slot is known.
+        let slot = if parent as usize == r {
+            let slot = lands.len();
             lands.push(PackedLand {
-                root,
+                root: r as u32,
                 packing: 0,
                 toks: 0,
                 ends: 0,
                 labels: 0,
                 unpacked: false,
             });
-            lands.len() - 1
+            slot
         } else {
-            land_slot[root as usize] as usize
+            slot_of[parent as usize] as usize
         };
+        slot_of[r] = slot as u32;
         let p = &mut lands[slot];
         if p.unpacked {
             continue;
@@ -920,9 +954,9 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
         let (mut key, mut toks, mut labels) = (p.packing, p.toks, p.labels);
         let mut packed = true;
         // The region's boundaries' ends, and its first token.
-        let ends_r = &kept_bnd[kept_reg[r] as usize..=kept_reg[r + 1] as usize];
+        let ends_r = &kept_bnd[bounds[0] as usize..=bounds[1] as usize];
         let (first, last) = (ends_r[0], ends_r[ends_r.len() - 1]);
-        if merge && (2..=3).contains(&region_lives[r]) {
+        if merge && (2..=3).contains(&lives_r) {
             // One bag, as `write_regions` writes it: the spots met elsewhere or with two
             // lives or more in order, then a `2` per private 1-life spot.
             let mut halves = 0u32;
