@@ -57,3 +57,58 @@ fn a_long_loop_leaves_room_inside_it() {
         "20 -> 12 enclosing nothing",
     ]);
 }
+
+/// Game 88 of the 8-spot classification: its 15th move, `21 -> 7`, drawn beside the curve
+/// from 7 to 21, cut off a lens 25 px long whose spot 7 and new spot 23 each kept a life, and
+/// the move inside it, `7 -> 23`, had no room for its own new spot (the certificate refused
+/// its disc, 0.00 px against 3.6). Drawn to the end once a side of a curve left without room
+/// for a new spot's disc is widened by bulging the curve away from it.
+#[test]
+fn a_lens_cut_off_beside_a_curve_leaves_room_for_the_move_inside_it() {
+    plays_to_the_end(&[
+        "4 -> 4 enclosing 2, 3",
+        "9 -> 4 enclosing 1, 5, 6, 7",
+        "5 -> 5 enclosing 9-4-10",
+        "10 -> 8",
+        "11 -> 1",
+        "12 -> 8 enclosing nothing",
+        "6 -> 6 enclosing 5-11-13-1",
+        "3 -> 3 enclosing nothing",
+        "3 -> 16 enclosing nothing",
+        "5 -> 13 enclosing nothing",
+        "2 -> 2 enclosing nothing",
+        "14 -> 8 enclosing nothing",
+        "15 -> 7",
+        "2 -> 19 enclosing nothing",
+        "21 -> 7 enclosing nothing",
+        "7 -> 23 enclosing nothing",
+    ]);
+}
+
+/// Game 61 of the 8-spot classification: its 10th move, `13 -> 5`, cut off a lens between
+/// spots 5, 13 and its new spot 18 with a disc 1.5 px short of the room a new spot needs
+/// (with its pixel to spare); a bulge by what it lacked gained less than a pixel (the new
+/// spot moves out with the curve), one of 12 px gave it room. `5 -> 18`, the 17th move, was
+/// refused before (the new spot's disc 0.33 px from its spots, 3.6 needed).
+#[test]
+fn a_lens_is_bulged_as_far_as_its_room_needs() {
+    plays_to_the_end(&[
+        "3 -> 3 enclosing 1, 2, 4, 5, 6",
+        "9 -> 3 enclosing 6",
+        "2 -> 2 enclosing 1, 5",
+        "1 -> 1 enclosing 5",
+        "12 -> 5",
+        "8 -> 8 enclosing 7",
+        "2 -> 4",
+        "14 -> 8 enclosing nothing",
+        "4 -> 15 enclosing 3-9-10",
+        "13 -> 5 enclosing nothing",
+        "6 -> 6 enclosing 9-3-10",
+        "10 -> 19",
+        "6 -> 20 enclosing nothing",
+        "7 -> 7 enclosing nothing",
+        "7 -> 22 enclosing nothing",
+        "4 -> 17 enclosing nothing",
+        "5 -> 18 enclosing nothing",
+    ]);
+}

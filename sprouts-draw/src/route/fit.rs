@@ -567,6 +567,89 @@ pub(crate) fn bulge(
     out
 }
 
+/// How much room one side of a new curve leaves for a later move's new spot: a curve drawn
+/// beside a curve of its own boundary (from one spot of it to another) cuts off a lens, and a
+/// move later drawn inside the lens (between the end spot with a life left and the new spot)
+/// needs its own new spot's disc inside it, as the certificate tests a disc
+/// ([`new_spot_clearance`]: `need` from every spot's disc, the new spot's too, `need / 2`
+/// from every curve, the new curve too).
+///
+/// Looked for along the normals of `curve` (from one end spot's centre to the other's) on
+/// `side` (`1.0`: the side `(-t.y, t.x)` points to, `-1.0` the other), from the middle out,
+/// each normal followed until it meets a curve or a spot: the best margin found (at least
+/// `want` if some disc has it, the search then stops), the arc length of its place along the
+/// curve and the curve's unit normal there.
+pub(crate) fn side_room(
+    curve: &[Point],
+    new_spot: Point,
+    scene: &Scene,
+    obstacles: &Obstacles,
+    need: f64,
+    (side, want): (f64, f64),
+) -> (f64, f64, Vector) {
+    let pts = resample(curve, 2.0);
+    let mut best = (f64::NEG_INFINITY, 0.0, Vector::zeros());
+    if pts.len() < 3 {
+        return best;
+    }
+    let r = scene.spots.first().map_or(5.0, |s| s.2);
+    let mut arc = vec![0.0; pts.len()];
+    for i in 1..pts.len() {
+        arc[i] = arc[i - 1] + (pts[i] - pts[i - 1]).norm();
+    }
+    let total = arc[arc.len() - 1];
+    // A disc's margin from the new curve and from its new spot.
+    let from_curve = r + 0.5 * need + 0.25;
+    let from_new_spot = 2.0 * r + need;
+    let own = |z: Point| {
+        let d = pts
+            .windows(2)
+            .map(|w| point_segment_distance(z, w[0], w[1]))
+            .fold(f64::INFINITY, f64::min);
+        (d - from_curve).min((z - new_spot).norm() - from_new_spot)
+    };
+    // The places from the middle out.
+    let mut order: Vec<usize> = (1..pts.len() - 1)
+        .filter(|&i| arc[i] > 0.05 * total && arc[i] < 0.95 * total)
+        .collect();
+    order.sort_by(|&i, &j| {
+        (arc[i] - 0.5 * total)
+            .abs()
+            .total_cmp(&(arc[j] - 0.5 * total).abs())
+    });
+    // A normal that comes within half a pixel of a curve has crossed into another region.
+    let crossed = -(r + 0.25 + 0.5 * need) + 0.5;
+    for i in order {
+        let t = pts[i + 1] - pts[i - 1];
+        if t.norm() < 1e-9 {
+            continue;
+        }
+        let normal = Vector::new(-t.y, t.x) / t.norm();
+        let mut along = 1.0;
+        while along <= from_curve + want.max(0.0) + 4.0 * r {
+            let z = pts[i] + normal * (side * along);
+            along += 1.0;
+            let disc = new_spot_clearance(z, scene, obstacles, need).margin;
+            if disc < crossed {
+                break;
+            }
+            // The new curve is at most `along` away: its margin at most that less its need.
+            let bound = disc.min(along - 1.0 - from_curve);
+            if bound <= best.0 {
+                continue;
+            }
+            let margin = disc.min(own(z));
+            if margin > best.0 {
+                best = (margin, arc[i], normal);
+                if margin >= want {
+                    return best;
+                }
+            }
+        }
+    }
+    best
+}
+
 /// Whether a loop (a closed polyline from its spot at `loop_pts[0]` round and back) that holds
 /// no spot leaves room inside for the move that a later curve may make between the loop's
 /// spot and its new spot (placed near `new_spot`): some point inside keeps the new spot's
@@ -755,5 +838,52 @@ mod tests {
             3.6,
             (1.0, 400.0)
         ));
+    }
+
+    /// A curve drawn from spot 1 to spot 2 (80 px apart) beside the straight curve between
+    /// them cuts off a lens: bowed 12 px out, the lens has no room for a later move's new
+    /// spot (its disc needs 6.8 px from both curves and 13.6 px from the three spots' centres)
+    /// while the open side has it at once; bowed 50 px out, the lens has room, near its
+    /// middle. The curve runs left to right, so its normals point down, into the lens.
+    #[test]
+    fn a_thin_lens_has_no_room_for_the_next_move() {
+        let straight: Vec<Point> = (0..=16)
+            .map(|k| Point::new(100.0 + 5.0 * f64::from(k), 200.0))
+            .collect();
+        let scene = Scene::for_test(
+            (600.0, 400.0),
+            &[(1, 100.0, 200.0), (2, 180.0, 200.0)],
+            vec![(1, 2, straight)],
+        );
+        let obstacles = Obstacles::new(&scene).unwrap();
+        let bowed = |h: f64| -> Vec<Point> {
+            (0..=40)
+                .map(|k| {
+                    let x = 100.0 + 2.0 * f64::from(k);
+                    Point::new(x, 200.0 - h * (PI * (x - 100.0) / 80.0).sin())
+                })
+                .collect()
+        };
+        let room = |h: f64, side: f64| {
+            side_room(
+                &bowed(h),
+                Point::new(140.0, 200.0 - h),
+                &scene,
+                &obstacles,
+                3.6,
+                (side, 1.0),
+            )
+        };
+        let (lens, _, normal) = room(12.0, 1.0);
+        assert!(lens < 0.0, "{lens}");
+        assert!(normal.y > 0.9, "{normal:?}");
+        assert!(room(12.0, -1.0).0 >= 1.0);
+        let (lens, at, _) = room(50.0, 1.0);
+        assert!(lens >= 1.0, "{lens}");
+        let length: f64 = bowed(50.0).windows(2).map(|w| (w[1] - w[0]).norm()).sum();
+        assert!(
+            (at - 0.5 * length).abs() < 0.25 * length,
+            "{at} of {length}"
+        );
     }
 }

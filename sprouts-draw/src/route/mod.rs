@@ -1148,6 +1148,15 @@ fn prepare_at(
     }
     let obstacles = fit::Obstacles::new(&scene).ok_or(Refusal::Fit("bad obstacles".into()))?;
     let need = 0.6 * settings.min_clearance;
+    // A one-boundary move whose end spots keep a life between them leaves two regions where
+    // the game goes on (each has the new spot's life and theirs): both need room for a move.
+    let lives = |s: SpotId| pos.lives(s).map_or(0, |l| u32::from(l.get()));
+    let ends_keep_a_life = one_boundary
+        && if a == b {
+            lives(a) >= 3
+        } else {
+            lives(a) + lives(b) >= 3
+        };
     let mut finish = |route: Vec<Point>| -> Result<_, Refusal> {
         // Two spots close together: the new spot, near half the arc length, needs its disc
         // clear of both, so a route too short for it bows out to one side.
@@ -1216,13 +1225,32 @@ fn prepare_at(
             }
             Ok((pts, spline, cut_at, clearance, curve_pts, picture))
         };
+        // A bulged polyline keeps the move: the sides judged by its first and last points
+        // outside the end spots' discs (the stubs, in the ports' directions).
+        let keeps = |p: &[Point]| {
+            let outside = |q: &&Point| (*q - ca).norm() > ra && (*q - cb).norm() > rb;
+            let mut sides = vec![ca];
+            sides.extend(p.iter().filter(outside));
+            sides.push(cb);
+            judge(p)
+                && is_simple(p)
+                && marked::keeps_its_sides(&sides, &scene, analysis, (&t_from, &t_to))
+        };
+        let leave_room = |x: Certified, tolerance: f64| -> Certified {
+            if !ends_keep_a_life {
+                return x;
+            }
+            room_for_the_next_move(x, &scene, &obstacles, (need, stub), &|p| {
+                keeps(p).then(|| certified(p.to_vec(), tolerance).ok())?
+            })
+        };
         // A curve that fails the certificate is fitted again more closely (the fit's 1.5 px
         // can take a curve along a narrow corridor, or a hook at its port, too close); one
         // whose new spot has no room is bulged where its disc would fit.
         let mut first = None;
         for tolerance in [DRAWING_FIT_TOLERANCE, FINE_FIT_TOLERANCE] {
             let e = match certified(pts.clone(), tolerance) {
-                Ok(x) => return Ok(x),
+                Ok(x) => return Ok(leave_room(x, tolerance)),
                 Err(e) => e,
             };
             let new_spot = matches!(e, Refusal::Certificate { new_spot: true, .. });
@@ -1230,19 +1258,10 @@ fn prepare_at(
             first.get_or_insert(e);
             if new_spot {
                 let bulged = room_for_the_new_spot(&pts, &scene, &obstacles, (need, stub), &|p| {
-                    // The sides judged by the polyline's first and last points outside the
-                    // end spots' discs (the stubs, in the ports' directions).
-                    let outside = |q: &&Point| (*q - ca).norm() > ra && (*q - cb).norm() > rb;
-                    let mut sides = vec![ca];
-                    sides.extend(p.iter().filter(outside));
-                    sides.push(cb);
-                    let keeps = judge(p)
-                        && is_simple(p)
-                        && marked::keeps_its_sides(&sides, &scene, analysis, (&t_from, &t_to));
-                    keeps.then(|| certified(p.to_vec(), tolerance).ok())?
+                    keeps(p).then(|| certified(p.to_vec(), tolerance).ok())?
                 });
                 if let Some(x) = bulged {
-                    return Ok(x);
+                    return Ok(leave_room(x, tolerance));
                 }
             }
             if !again {
@@ -1432,6 +1451,70 @@ fn new_spot_at(
     // The cut needs `0 < at < length` of the spline, whose arc length the polygon's is within
     // a fraction of a pixel of.
     half.first().map_or(middle, |b| b.1)
+}
+
+/// A curve fitted and certified: the polyline it was fitted to, the spline, the arc length of
+/// its new spot, its clearance, its refined polygon and what the picture check made of it.
+type Certified = (Vec<Point>, Spline, f64, f64, Vec<Point>, Analysed);
+
+/// A one-boundary move's curve drawn beside a curve of its own boundary cuts off a lens, and
+/// when the lens is a region where the game goes on (the end spots keep a life), the move
+/// later drawn inside it needs room there for its own new spot: the lens as thin as the band
+/// left it (some 15 px across, between two spots 25 px apart) has none, and no drawing of
+/// that later move passes without moving the curves round it. A side of the certified curve
+/// `x` without room for a new spot's disc ([`fit::side_room`], a pixel to spare) is widened
+/// by bulging the polyline away from it at its widest place (by what it lacks, and more),
+/// each bulge fitted and certified again (`attempt`); the first that leaves both sides room
+/// is taken, and `x` as it was if none does (or if both sides lack room: a curve down a
+/// corridor).
+fn room_for_the_next_move(
+    x: Certified,
+    scene: &Scene,
+    obstacles: &fit::Obstacles,
+    (need, stub): (f64, f64),
+    attempt: &dyn Fn(&[Point]) -> Option<Certified>,
+) -> Certified {
+    const WANT: f64 = 1.0;
+    let rooms = |x: &Certified| -> Option<[(f64, f64, Vector); 2]> {
+        let z = fit::new_spot_cut(&x.1, x.2).ok()?.first.end();
+        Some([1.0, -1.0].map(|side| fit::side_room(&x.4, z, scene, obstacles, need, (side, WANT))))
+    };
+    let Some(before) = rooms(&x) else {
+        return x;
+    };
+    let tight: Vec<usize> = (0..2).filter(|&k| before[k].0 < WANT).collect();
+    let &[k] = tight.as_slice() else {
+        return x;
+    };
+    let (best, at, normal) = before[k];
+    if !best.is_finite() {
+        return x;
+    }
+    let side = if k == 0 { 1.0 } else { -1.0 };
+    let r = scene.spots.first().map_or(5.0, |s| s.2);
+    let lack = WANT - best;
+    for amount in [
+        lack + 1.0,
+        1.5 * lack + 2.0,
+        2.0 * lack + 4.0,
+        3.0 * lack + 8.0,
+        4.0 * lack + 12.0,
+    ] {
+        let place = fit::SpotRoom {
+            at,
+            push: -side * amount,
+            normal,
+        };
+        let bulged = fit::bulge(&x.0, &place, (r + 1.0, (4.0 * amount).max(3.0 * r)), stub);
+        let Some(y) = attempt(&bulged) else {
+            continue;
+        };
+        if rooms(&y).is_some_and(|after| after.iter().all(|a| a.0 >= WANT)) {
+            tracing::debug!(lack, amount, "a lens widened for the next move");
+            return y;
+        }
+    }
+    x
 }
 
 /// The fit's tolerance when the curve fitted within [`DRAWING_FIT_TOLERANCE`] fails the
