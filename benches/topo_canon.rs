@@ -2,9 +2,12 @@
 //! timed: through `Position::canonical` (thread-local scratch, a new `String` per form) and
 //! through a reused `Canonicalizer` writing into a reused `String` (the solver's way), with and
 //! without its memory of small lands. Timing one position again and again flatters the memory
-//! (every land is a hit after the first time), so `topo_canon_set` times one pass over 2,000
+//! (every land is a hit after the first time), so `topo_canon_set` times passes over 2,000
 //! distinct mid-game positions (random 12-spot games after 8 to 24 moves, the `canon_profile`
 //! example's set), with the memory and without it (`cold`: every land canonised every time).
+//! Those passes repeat, so the memory has seen every land after the first one:
+//! `mid_game_20000_fresh` times one pass over 20,000 distinct positions through a new
+//! canonicalizer, which is what a solver meets.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
@@ -99,6 +102,22 @@ fn bench_set(c: &mut Criterion) {
             })
         });
     }
+    // What a solver meets: positions it has not seen, through a canonicalizer that has seen
+    // none of them (each iteration starts a new one), every position once.
+    let fresh = mid_game_positions(20_000, 7);
+    group.throughput(Throughput::Elements(fresh.len() as u64));
+    group.bench_function("mid_game_20000_fresh", |b| {
+        b.iter(|| {
+            let mut canonicalizer = Canonicalizer::new();
+            let mut out = String::new();
+            let mut bytes = 0;
+            for p in &fresh {
+                canonicalizer.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
+                bytes += out.len();
+            }
+            bytes
+        })
+    });
     group.finish();
 }
 

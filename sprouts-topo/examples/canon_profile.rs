@@ -6,6 +6,7 @@
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-plain 2000  # read back from plain forms
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-glop 2000   # read back from their forms
 //! cargo run --release -p sprouts-topo --example canon_profile -- children 40
 //! cargo run --release -p sprouts-topo --example canon_profile -- one '0*4.1Aab1baBCD|ADCB+122' 100000
 //! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
@@ -88,8 +89,16 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let cold = what.ends_with("-cold");
     match what.trim_end_matches("-cold") {
-        w @ ("canon" | "canon-plain") => {
+        w @ ("canon" | "canon-plain" | "canon-glop") => {
             let mut ps = positions(count, 7);
+            if w == "canon-glop" {
+                // The same positions read back from their canonical forms: how a solver that
+                // keeps its positions as forms holds them (each land written canonically).
+                ps = ps
+                    .iter()
+                    .map(|p| Position::parse_glop(p.canonical().as_str()).expect("reads back"))
+                    .collect();
+            }
             if w == "canon-plain" {
                 // The same positions read back from their plain forms (dead regions and stumps
                 // dropped, nothing merged): what a position kept reduced as played would be.
