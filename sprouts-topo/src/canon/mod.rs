@@ -28,6 +28,7 @@
 //! the canonical tree's, not lexicographic.
 
 mod direct;
+mod presentation;
 mod render;
 mod shape;
 pub(crate) mod symmetry;
@@ -565,6 +566,20 @@ impl Canonicalizer {
                 self.texts.push(text);
                 continue;
             }
+            // Not in this presentation: perhaps in another one (see `presentation`); a land of
+            // one region is named directly for less than the look-up costs.
+            let normal = if land.key() != 0 && land.regions() > 1 {
+                presentation::normalized_key(land.key())
+            } else {
+                land.key()
+            };
+            if normal != land.key()
+                && let Some(&text) = self.packed_memo.get(&normal)
+            {
+                self.packed_memo.insert(land.key(), text);
+                self.texts.push(text);
+                continue;
+            }
             let start = self.buf.len();
             if land.key() != 0 {
                 shape::unpack_land(land.key(), &mut self.shape);
@@ -610,6 +625,9 @@ impl Canonicalizer {
                 self.packed_text.push_str(&self.buf[start..]);
                 let text = LandText::new(&self.packed_text, s, true);
                 self.packed_memo.insert(land.key(), text);
+                if normal != land.key() {
+                    self.packed_memo.insert(normal, text);
+                }
                 self.texts.push(text);
             } else {
                 self.texts.push(LandText::new(&self.buf, start, false));

@@ -788,6 +788,8 @@ pub(crate) struct PackedLand {
     packing: u128,
     toks: u32,
     ends: u32,
+    /// Regions packed.
+    regions: u32,
     labels: u8,
     unpacked: bool,
 }
@@ -797,6 +799,12 @@ impl PackedLand {
     #[inline]
     pub(crate) fn key(&self) -> u128 {
         if self.unpacked { 0 } else { self.packing }
+    }
+
+    /// The land's regions (as far as it is packed).
+    #[inline]
+    pub(crate) fn regions(&self) -> u32 {
+        self.regions
     }
 }
 
@@ -939,6 +947,7 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
                 packing: 0,
                 toks: 0,
                 ends: 0,
+                regions: 0,
                 labels: 0,
                 unpacked: false,
             });
@@ -1001,6 +1010,7 @@ fn pack_lands(merge: bool, scratch: &mut ShapeScratch, lands: &mut Vec<PackedLan
             p.ends += ends_r.len() as u32 - 1;
         }
         // Past the limit the key has lost its first symbols: not packed.
+        p.regions += 1;
         p.unpacked = !(packed && toks <= PACKED_TOKENS && toks + p.ends <= 32);
         (p.packing, p.toks, p.labels) = (key, toks, labels);
     }
