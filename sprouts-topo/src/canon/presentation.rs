@@ -459,6 +459,18 @@ mod tests {
         n
     }
 
+    /// Forty move choices drawn from `seed` (xorshift).
+    fn choices(seed: &mut u64) -> Vec<u16> {
+        (0..40)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                (*seed >> 40) as u16
+            })
+            .collect()
+    }
+
     /// Over the small lands of positions from random games of 6 to 12 seeds: the normalized
     /// key of a land and of another presentation of it are presentations of the land (its
     /// tokens, boundaries, bags and regions kept), and most often they are one key.
@@ -469,14 +481,7 @@ mod tests {
         let (mut keys, mut met) = (0usize, 0usize);
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for game in 0..120u32 {
-            let choices: Vec<u16> = (0..40)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    (seed >> 40) as u16
-                })
-                .collect();
+            let choices = choices(&mut seed);
             for p in crate::random_game(6 + game % 7, &choices) {
                 super::super::shape::read_lands(&p, &mut scratch, &mut lands);
                 for land in &lands {
@@ -509,14 +514,7 @@ mod tests {
         let (mut a, mut b) = (String::new(), String::new());
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for game in 0..150u32 {
-            let choices: Vec<u16> = (0..40)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    (seed >> 40) as u16
-                })
-                .collect();
+            let choices = choices(&mut seed);
             for p in crate::random_game(6 + game % 7, &choices) {
                 warm.canonical_into(&p, Reductions::Glop, DEFAULT_BUDGET, &mut a);
                 cold.canonical_into(&p, Reductions::Glop, DEFAULT_BUDGET, &mut b);
