@@ -131,8 +131,14 @@ fn main() {
         }
         "one" => {
             // `one GLOP N`: the form of one position, N times (for per-form instruction counts).
-            let p = Position::parse_glop(args.get(2).map_or("0*12", String::as_str))
-                .expect("a position in GLOP notation");
+            let text = args.get(2).map_or("0*12", String::as_str);
+            let p = match Position::parse_glop(text) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("not a position in GLOP notation: {text:?}: {e}");
+                    std::process::exit(2);
+                }
+            };
             let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10_000);
             let t = std::time::Instant::now();
             let total = forms_of(&p, n, cold);
