@@ -487,16 +487,21 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
             ($c:expr, $kb:expr) => {{
                 let info = tables.info($c);
                 if info.generation != generation {
-                    info.generation = generation;
-                    info.occ = 1;
-                    info.first_region = rk;
-                    info.last_region = rk;
-                    info.first_boundary = $kb;
-                    info.same_boundary = true;
-                    info.label = u32::MAX;
-                    info.key_label = u8::MAX;
+                    // The whole record written at once (the stamp kept).
+                    *info = SpotInfo {
+                        stamp: info.stamp,
+                        generation,
+                        first_region: rk,
+                        last_region: rk,
+                        first_boundary: $kb,
+                        label: u32::MAX,
+                        occ: 1,
+                        same_boundary: true,
+                        key_label: u8::MAX,
+                    };
                 } else {
-                    info.occ = info.occ.saturating_add(1);
+                    // At most three corners a spot (the rules bound its curves), so no overflow.
+                    info.occ = info.occ.wrapping_add(1);
                     info.last_region = rk;
                     if info.first_boundary != $kb {
                         info.same_boundary = false;
