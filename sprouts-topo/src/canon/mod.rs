@@ -190,19 +190,6 @@ pub struct Canonicalizer {
     /// are not in `memo`.
     packed_memo: FxHashMap<u128, LandText>,
     packed_text: String,
-    /// Per [`presentation::invariant`] of the lands of several regions in `packed_memo`: the
-    /// packed key of the one land with that number whose normalized key is not in
-    /// `packed_memo` yet, or 0. A land's normalized key is worked out only when a land with
-    /// its number comes again (most lands' numbers never do): then the waiting one's is put in
-    /// the memory before the newcomer's is looked up, so every look-up finds what it would have
-    /// found with every normalized key in the memory.
-    normal_pending: FxHashMap<u64, u128>,
-    /// Tests: every land of several regions looked up under its normalized key at once (the
-    /// behaviour `normal_pending` must match), and the number of lands the tree named.
-    #[cfg(test)]
-    eager_normal: bool,
-    #[cfg(test)]
-    tree_named: usize,
     /// The lands of the position being read, and their forms.
     packs: Vec<PackedLand>,
     texts: Vec<LandText>,
@@ -395,11 +382,6 @@ impl Default for Canonicalizer {
             memo_key: Vec::new(),
             packed_memo: FxHashMap::default(),
             packed_text: String::new(),
-            normal_pending: FxHashMap::default(),
-            #[cfg(test)]
-            eager_normal: false,
-            #[cfg(test)]
-            tree_named: 0,
             packs: Vec::new(),
             texts: Vec::new(),
             child_bufs: ChildBufs::default(),
@@ -433,7 +415,6 @@ impl Canonicalizer {
         self.memo_text.clear();
         self.packed_memo.clear();
         self.packed_text.clear();
-        self.normal_pending.clear();
         if !on && self.memo.capacity() > 1 << 16 {
             // Do not keep a large table for nothing.
             self.memo = FxHashMap::default();
@@ -442,7 +423,6 @@ impl Canonicalizer {
         if !on && self.packed_memo.capacity() > 1 << 16 {
             self.packed_memo = FxHashMap::default();
             self.packed_text = String::new();
-            self.normal_pending = FxHashMap::default();
         }
     }
 
@@ -553,25 +533,6 @@ impl Canonicalizer {
         }
     }
 
-    /// Whether a land of several regions with this [`presentation::invariant`] was met before;
-    /// if so, the normalized key of the one such land still waiting (see `normal_pending`) is
-    /// put in the memory.
-    fn normalize_pending(&mut self, invariant: u64) -> bool {
-        let Some(waiting) = self.normal_pending.get_mut(&invariant) else {
-            return false;
-        };
-        let key = std::mem::take(waiting);
-        if key != 0
-            && let Some(&text) = self.packed_memo.get(&key)
-        {
-            let normal = presentation::normalized_key(key);
-            if normal != key {
-                self.packed_memo.insert(normal, text);
-            }
-        }
-        true
-    }
-
     /// [`Canonicalizer::canonical_mode_into`] with GLOP's reductions when lands are remembered:
     /// the position is read into its lands and their packed keys (see [`PackedLand`]), and only
     /// the lands not remembered are written out as shapes, one at a time, and named (directly
@@ -590,7 +551,6 @@ impl Canonicalizer {
             // this call may point into the text).
             self.packed_memo.clear();
             self.packed_text.clear();
-            self.normal_pending.clear();
         }
         let mut budget = Budget {
             left: budget,
@@ -606,19 +566,9 @@ impl Canonicalizer {
                 self.texts.push(text);
                 continue;
             }
-            // Not in this presentation: perhaps in another one (see `presentation`), if a land
-            // with its invariant was met before; a land of one region is named directly for
-            // less than the look-up costs.
-            let several = land.key() != 0 && land.regions() > 1;
-            let invariant = if several {
-                presentation::invariant(land.key())
-            } else {
-                0
-            };
-            let met = several && self.normalize_pending(invariant);
-            #[cfg(test)]
-            let met = met || (several && self.eager_normal);
-            let normal = if met {
+            // Not in this presentation: perhaps in another one (see `presentation`); a land of
+            // one region is named directly for less than the look-up costs.
+            let normal = if land.key() != 0 && land.regions() > 1 {
                 presentation::normalized_key(land.key())
             } else {
                 land.key()
@@ -653,10 +603,6 @@ impl Canonicalizer {
                     }
                 }
                 if !found {
-                    #[cfg(test)]
-                    {
-                        self.tree_named += 1;
-                    }
                     self.tree
                         .canon_land(&self.shape, 0, Orient::Best, &mut budget);
                     self.render
@@ -681,9 +627,6 @@ impl Canonicalizer {
                 self.packed_memo.insert(land.key(), text);
                 if normal != land.key() {
                     self.packed_memo.insert(normal, text);
-                }
-                if several && !met {
-                    self.normal_pending.insert(invariant, land.key());
                 }
                 self.texts.push(text);
             } else {

@@ -27,53 +27,6 @@ const MOST: usize = 16;
 /// A multiplier for hashing (the odd integer nearest 2^64 over the golden ratio).
 const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// A number that every presentation of one land packed as `key` shares, for the price of one
-/// look at each symbol: per boundary, its tokens counted by kind (class 1 to 3, label, and label
-/// met again on the boundary) and whether it is a bag, hashed and summed per region, the
-/// regions' hashes summed. Rotations, reorderings of boundaries, regions or bags and renamings
-/// of labels leave it as it is, so lands with different numbers are different lands (equal
-/// numbers say nothing). It tells the memory which lands cannot be in it under any
-/// presentation, whose [`normalized_key`] need not be worked out.
-pub(crate) fn invariant(key: u128) -> u64 {
-    let spread = |x: u64| {
-        let h = x.wrapping_mul(MIX);
-        h ^ (h >> 29)
-    };
-    let symbols = (131 - key.leading_zeros()) / 4;
-    let (mut boundary, mut region, mut land) = (0u64, 0u64, 0u64);
-    // Per label, the boundary it was first met on (eight bits each), and the boundary number.
-    let (mut first_on, mut nb) = (0u64, 0u64);
-    for i in (0..symbols).rev() {
-        let s = (key >> (4 * i)) as u32 & 15;
-        match s {
-            4..=6 => {
-                region = region.wrapping_add(spread(boundary | u64::from(s == 6) << 63));
-                boundary = 0;
-                nb += 1;
-                if s != 4 {
-                    land = land.wrapping_add(spread(region ^ 0x5555));
-                    region = 0;
-                }
-            }
-            7.. => {
-                let shift = 8 * ((s - 7) & 7);
-                // Boundary numbers are stored plus one, so 0 is a label not met yet.
-                let on = first_on >> shift & 255;
-                if on == 0 {
-                    first_on |= (nb + 1) << shift;
-                    boundary += 1 << 36;
-                } else if on == nb + 1 {
-                    boundary += 1 << 48;
-                } else {
-                    boundary += 1 << 36;
-                }
-            }
-            _ => boundary += 1 << (12 * (s.wrapping_sub(1) & 3)),
-        }
-    }
-    land
-}
-
 /// The packed key of another presentation of the land packed as `key` (not 0), chosen as the
 /// module documentation says; `key` itself if it is not a key the packing writes.
 pub(crate) fn normalized_key(key: u128) -> u128 {
@@ -520,15 +473,12 @@ mod tests {
 
     /// Over the small lands of positions from random games of 6 to 12 seeds: the normalized
     /// key of a land and of another presentation of it are presentations of the land (its
-    /// tokens, boundaries, bags and regions kept), and most often they are one key; the
-    /// invariant of all of them is one number.
+    /// tokens, boundaries, bags and regions kept), and most often they are one key.
     #[test]
     fn other_presentations_of_real_lands_mostly_meet() {
         let mut scratch = super::super::shape::ShapeScratch::default();
         let mut lands = Vec::new();
         let (mut keys, mut met) = (0usize, 0usize);
-        let mut invariants = std::collections::HashSet::new();
-        let mut normals = std::collections::HashSet::new();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for game in 0..120u32 {
             let choices = choices(&mut seed);
@@ -544,12 +494,6 @@ mod tests {
                     let (a, b) = (normalized_key(key), normalized_key(other));
                     assert_eq!(census(a), census(key), "{key:x}");
                     assert_eq!(census(b), census(key), "{other:x}");
-                    // The invariant is one number for every presentation.
-                    assert_eq!(invariant(other), invariant(key), "{key:x} {other:x}");
-                    assert_eq!(invariant(a), invariant(key), "{key:x} {a:x}");
-                    assert_eq!(invariant(b), invariant(key), "{key:x} {b:x}");
-                    invariants.insert(invariant(key));
-                    normals.insert(a);
                     keys += 1;
                     met += usize::from(a == b);
                 }
@@ -557,18 +501,6 @@ mod tests {
         }
         assert!(keys > 1000, "{keys}");
         assert!(met * 10 >= keys * 9, "{met} of {keys}");
-        // The invariant tells most lands apart (normalized keys are at least as many as lands).
-        assert!(
-            invariants.len() * 2 >= normals.len(),
-            "{} invariants, {} normalized keys",
-            invariants.len(),
-            normals.len()
-        );
-        println!(
-            "{} invariants, {} normalized keys",
-            invariants.len(),
-            normals.len()
-        );
     }
 
     /// Forms from a canonicalizer that remembers small lands in any presentation over many
@@ -589,30 +521,5 @@ mod tests {
                 assert_eq!(a, b, "{}", p.to_glop());
             }
         }
-    }
-
-    /// Normalized keys worked out only when a land's invariant comes again find every land
-    /// that working them out for every land finds: the same lands named by the tree, the same
-    /// forms, over many positions.
-    #[test]
-    fn normalized_keys_put_off_find_what_eager_ones_find() {
-        use crate::canon::{Canonicalizer, DEFAULT_BUDGET, Reductions};
-        let mut lazy = Canonicalizer::new();
-        let mut eager = Canonicalizer::new();
-        eager.eager_normal = true;
-        let (mut a, mut b) = (String::new(), String::new());
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        for game in 0..300u32 {
-            let choices = choices(&mut seed);
-            for p in crate::random_game(6 + game % 7, &choices) {
-                lazy.canonical_into(&p, Reductions::Glop, DEFAULT_BUDGET, &mut a);
-                eager.canonical_into(&p, Reductions::Glop, DEFAULT_BUDGET, &mut b);
-                assert_eq!(a, b, "{}", p.to_glop());
-                assert_eq!(lazy.tree_named, eager.tree_named, "{}", p.to_glop());
-            }
-        }
-        assert!(lazy.tree_named > 100, "{}", lazy.tree_named);
-        // Fewer normalized keys were worked out, for the same lands found.
-        assert!(lazy.normal_pending.values().any(|&k| k != 0));
     }
 }
