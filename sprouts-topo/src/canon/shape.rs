@@ -387,6 +387,7 @@ pub(crate) fn build(
 /// (`kept_bag` is left empty: [`emit`] works the bags out itself.)
 #[inline(never)]
 fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
+    touch(pos);
     // The canonical forms' mode gets a copy of its own with the options as constants, so that
     // the loops over corners do not test them.
     if mode.drop_dead && mode.drop_stumps && mode.glop {
@@ -399,6 +400,33 @@ fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
         };
         read_with(pos, options, scratch)
     }
+}
+
+/// Loads a word from every cache line of the position's four tables, all at once, and drops
+/// them. Reading then follows chains of dependent loads (where a region ends, then where its last
+/// boundary ends, then its corners), so for a position that is not in the cache each link would
+/// wait for memory in turn; issued here first, the loads wait together. Over 300,000 positions
+/// held in memory one pass is about 5% faster (measured side by side, the same positions
+/// alternately); for a position in the cache it costs a few dozen instructions.
+#[inline(always)]
+fn touch(pos: &Position) {
+    /// Table entries of four bytes in a cache line of 64.
+    const WORDS: usize = 16;
+    let mut any = pos.corners.last().map_or(0, |c| c.get());
+    for c in pos.corners.iter().step_by(WORDS) {
+        any ^= c.get();
+    }
+    for &b in pos.bnd.iter().step_by(WORDS) {
+        any ^= b;
+    }
+    for &r in pos.reg.iter().step_by(WORDS) {
+        any ^= r;
+    }
+    for &l in pos.lives.iter().step_by(4 * WORDS) {
+        any ^= u32::from(l);
+    }
+    // Kept, so that the loads are made.
+    std::hint::black_box(any);
 }
 
 /// The options [`read`] looks at.
