@@ -485,19 +485,19 @@ fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> b
         (next_bs, next_corner) = (be, corner_end);
         pass += 1;
         let mut lives = 0u32;
+        // Without a branch on the spot (whether it has lives, whether it was met before in
+        // this region: neither can be predicted): every spot is stamped, stumps too, and its
+        // lives are added only on its first stamp.
         for &c in region {
-            let l = tables.lives(c);
-            if l != 0 {
-                let info = tables.info(c);
-                if info.stamp != pass {
-                    info.stamp = pass;
-                    lives += u32::from(l);
-                    // Past three lives the region is neither dead nor small: its exact count
-                    // is never looked at, so the rest of its corners need not be read.
-                    if lives > 3 {
-                        break;
-                    }
-                }
+            let l = u32::from(tables.lives(c));
+            let info = tables.info(c);
+            let first = info.stamp != pass;
+            info.stamp = pass;
+            lives += l & 0u32.wrapping_sub(u32::from(first));
+            // Past three lives the region is neither dead nor small: its exact count is never
+            // looked at, so the rest of its corners need not be read.
+            if lives > 3 {
+                break;
             }
         }
         if mode.drop_dead && lives < 2 {
