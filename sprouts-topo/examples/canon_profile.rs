@@ -127,7 +127,10 @@ fn main() {
             }
             if passes > 1 {
                 rates.sort_by(f64::total_cmp);
-                eprintln!("median of {passes} passes: {:.0} forms/s", rates[passes / 2]);
+                eprintln!(
+                    "median of {passes} passes: {:.0} forms/s",
+                    rates[passes / 2]
+                );
             }
         }
         "children" => {
