@@ -3,7 +3,7 @@
 //! through a reused `Canonicalizer` writing into a reused `String` (the solver's way), with and
 //! without its memory of small lands. Timing one position again and again flatters the memory
 //! (every land is a hit after the first time), so `topo_canon_set` times passes over 2,000
-//! distinct mid-game positions (random 12-spot games after 8 to 24 moves, the `canon_profile`
+//! distinct mid-game positions (random 12-spot games after 9 to 25 moves, the `canon_profile`
 //! example's set), with the memory and without it (`cold`: every land canonised every time).
 //! Those passes repeat, so the memory has seen every land after the first one:
 //! `mid_game_20000_fresh` times one pass over 20,000 distinct positions through a new
@@ -56,8 +56,8 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// `count` positions from random 12-spot games (every move equally likely, seeded), after 8 to
-/// 24 moves: the `canon_profile` example's mid-game set.
+/// `count` positions from random 12-spot games (every move equally likely, seeded), after 9 to
+/// 25 moves: the `canon_profile` example's mid-game set.
 fn mid_game_positions(count: usize, seed: u64) -> Vec<Position> {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);

@@ -1,5 +1,5 @@
 //! A fixed workload of canonical forms for profiling (e.g. under `valgrind --tool=callgrind`):
-//! mid-game positions of random 12-spot games (every move equally likely, seeded), after 8 to 24
+//! mid-game positions of random 12-spot games (every move equally likely, seeded), after 9 to 25
 //! moves, canonicalised; or the distinct children of some of them (the solver's enumeration).
 //!
 //! ```sh
@@ -8,6 +8,7 @@
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-plain 2000  # read back from plain forms
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-glop 2000   # read back from their forms
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-late 2000   # after 26 moves or more
 //! cargo run --release -p sprouts-topo --example canon_profile -- children 40
 //! cargo run --release -p sprouts-topo --example canon_profile -- one '0*4.1Aab1baBCD|ADCB+122' 100000
 //! cargo run --release -p sprouts-topo --example canon_profile -- dump 5000 > forms.txt
@@ -17,13 +18,19 @@ use rand::{Rng, SeedableRng};
 use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
 use sprouts_topo::{Position, Reductions};
 
-/// `count` positions from random 12-spot games, after 8 to 24 moves.
+/// `count` positions from random 12-spot games, after 9 to 25 moves.
 fn positions(count: usize, seed: u64) -> Vec<Position> {
+    positions_between(count, seed, 9, 25)
+}
+
+/// `count` positions from random 12-spot games, after `from` to `to` moves (in the games that
+/// last so long).
+fn positions_between(count: usize, seed: u64, from: usize, to: usize) -> Vec<Position> {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut p = Position::new(12);
-        for depth in 0..25 {
+        for depth in 0..to {
             let moves: Vec<_> = p.moves().collect();
             if moves.is_empty() {
                 break;
@@ -31,7 +38,7 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
             p = p
                 .play(&moves[rng.random_range(0..moves.len())])
                 .expect("legal");
-            if depth >= 8 && out.len() < count {
+            if depth + 1 >= from && out.len() < count {
                 out.push(p.clone());
             }
         }
@@ -90,8 +97,13 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let cold = what.ends_with("-cold");
     match what.trim_end_matches("-cold") {
-        w @ ("canon" | "canon-plain" | "canon-glop") => {
-            let mut ps = positions(count, 7);
+        w @ ("canon" | "canon-plain" | "canon-glop" | "canon-late") => {
+            let mut ps = if w == "canon-late" {
+                // The end of games: after 26 moves or more, most regions dead.
+                positions_between(count, 7, 26, 35)
+            } else {
+                positions(count, 7)
+            };
             if w == "canon-glop" {
                 // The same positions read back from their canonical forms: how a solver that
                 // keeps its positions as forms holds them (each land written canonically).
