@@ -104,10 +104,12 @@ fn main() {
             } else {
                 positions(count, 7)
             };
+            let mut played = Vec::new();
             if w == "canon-glop" {
                 // The same positions read back from their canonical forms: how a solver that
                 // keeps its positions as forms holds them (each land written canonically).
-                ps = ps
+                played = std::mem::take(&mut ps);
+                ps = played
                     .iter()
                     .map(|p| Position::parse_glop(p.canonical().as_str()).expect("reads back"))
                     .collect();
@@ -144,6 +146,7 @@ fn main() {
                     rates[passes / 2]
                 );
             }
+            drop(played);
         }
         "children" => {
             let ps = positions(count, 11);
