@@ -145,7 +145,8 @@ impl Shape {
 #[derive(Clone, Copy, Debug)]
 #[repr(align(32))]
 struct SpotInfo {
-    /// The region pass that last counted the spot's lives.
+    /// The region pass that last met the spot while counting lives (stumps are met too, with
+    /// none to count).
     stamp: u32,
     /// The build that last counted the spot's occurrences (the fields below are stale
     /// otherwise; only the one-pass reading uses it).
