@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 300000 1 5  # five passes, each fresh
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-each 300000 1 5  # by canonical_each
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-plain 2000  # read back from plain forms
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-glop 2000   # read back from their forms
@@ -62,14 +63,21 @@ fn forms_of(p: &Position, n: usize, cold: bool) -> usize {
 }
 
 /// The forms of every position of `ps`, `reps` times over, through one reused canonicalizer
-/// (remembering small lands, or not when `cold`).
+/// (remembering small lands, or not when `cold`): with `each`, by `canonical_each` (the
+/// position two ahead prefetched), otherwise by `canonical_into` one position at a time.
 #[inline(never)]
-fn set_forms(ps: &[Position], reps: usize, cold: bool) -> usize {
+fn set_forms(ps: &[Position], reps: usize, cold: bool, each: bool) -> usize {
     let mut c = Canonicalizer::new();
     c.remember_small_lands(!cold);
     let mut out = String::new();
     let mut total = 0usize;
     for _ in 0..reps {
+        if each {
+            c.canonical_each(ps, Reductions::Glop, DEFAULT_BUDGET, |_, form, _| {
+                total += form.len();
+            });
+            continue;
+        }
         for p in ps {
             c.canonical_into(p, Reductions::Glop, DEFAULT_BUDGET, &mut out);
             total += out.len();
@@ -96,7 +104,10 @@ fn main() {
     let count: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let cold = what.ends_with("-cold");
-    match what.trim_end_matches("-cold") {
+    let what = what.trim_end_matches("-cold");
+    // `-each`: the set workloads through `canonical_each` rather than one call a position.
+    let each = what.ends_with("-each");
+    match what.trim_end_matches("-each") {
         w @ ("canon" | "canon-plain" | "canon-glop" | "canon-late") => {
             let mut ps = if w == "canon-late" {
                 // The end of games: after 26 moves or more, most regions dead.
@@ -130,7 +141,7 @@ fn main() {
             let mut rates = Vec::with_capacity(passes);
             for _ in 0..passes {
                 let t = std::time::Instant::now();
-                let total = set_forms(&ps, reps, cold);
+                let total = set_forms(&ps, reps, cold, each);
                 let s = t.elapsed().as_secs_f64();
                 let n = (ps.len() * reps) as f64;
                 eprintln!(
@@ -193,7 +204,7 @@ fn main() {
         }
         other => {
             eprintln!(
-                "unknown workload {other}: canon, children, one or dump (canon-cold, one-cold: small lands not remembered)"
+                "unknown workload {other}: canon, children, one or dump (canon-cold, one-cold: small lands not remembered; canon-each, canon-glop-each, ...: through canonical_each)"
             );
             std::process::exit(2);
         }

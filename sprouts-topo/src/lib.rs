@@ -56,6 +56,7 @@ mod key;
 mod move_notation;
 mod moves;
 mod position;
+mod prefetch;
 mod setup;
 mod spot;
 

@@ -35,6 +35,7 @@ pub(crate) mod symmetry;
 mod tree;
 mod two_regions;
 
+use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::fmt;
 
@@ -161,6 +162,13 @@ impl StructureKey {
     }
 }
 
+/// How many positions ahead [`Canonicalizer::canonical_each`] asks for the memory of the
+/// position it will read. One pass over a million positions held as played (`canon_profile
+/// canon 1000000 1 3`): 891,000 forms a second one ahead, 946,000 two ahead, 923,000 four
+/// ahead, against 845,000 without (one position takes about a microsecond, and memory answers
+/// in about a tenth of that, but the loads of one position come in a few waves).
+pub const PREFETCH_AHEAD: usize = 2;
+
 /// The most land forms a [`Canonicalizer`] remembers at once (it forgets them all past that).
 pub const MEMO_CAP: usize = 1 << 17;
 
@@ -195,6 +203,8 @@ pub struct Canonicalizer {
     texts: Vec<LandText>,
     /// Storage for [`Position::for_each_child_lands`].
     pub(crate) child_bufs: ChildBufs,
+    /// The form being handed out by [`Canonicalizer::canonical_each`].
+    each_out: String,
 }
 
 /// A land's form: `start..end` of the small lands' memory's text (`in_memo`) or of the forms
@@ -385,6 +395,7 @@ impl Default for Canonicalizer {
             packs: Vec::new(),
             texts: Vec::new(),
             child_bufs: ChildBufs::default(),
+            each_out: String::new(),
         }
     }
 }
@@ -445,6 +456,54 @@ impl Canonicalizer {
             Reductions::Glop => KeyOptions::GLOP,
         };
         self.canonical_mode_into(pos, mode, budget, out)
+    }
+
+    /// Writes the canonical form of every position of `positions` in turn and hands it to `f`
+    /// with the position's index and whether the form is exact: the forms
+    /// [`Canonicalizer::canonical_into`] writes one at a time, in the same order, faster over
+    /// positions held in memory. While one position is canonicalised, the tables of the one
+    /// [`PREFETCH_AHEAD`] places on are asked for ([`Position::prefetch`]), so that they are in
+    /// the cache when its turn comes: reading a position that is not waits for memory at every
+    /// step (over a million positions held as played, about a tenth of the time).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
+    /// use sprouts_topo::{Position, Reductions};
+    ///
+    /// let positions: Vec<Position> = ["0*2", "1a1a.0", "0.AB|AB"]
+    ///     .iter()
+    ///     .map(|t| Position::parse_glop(t).unwrap())
+    ///     .collect();
+    /// let mut forms = Vec::new();
+    /// let mut canonicalizer = Canonicalizer::new();
+    /// canonicalizer.canonical_each(&positions, Reductions::Glop, DEFAULT_BUDGET, |i, form, exact| {
+    ///     assert!(exact);
+    ///     forms.push((i, form.to_string()));
+    /// });
+    /// assert_eq!(forms.len(), 3);
+    /// assert_eq!(forms[0], (0, positions[0].canonical().as_str().to_string()));
+    /// ```
+    pub fn canonical_each<P: Borrow<Position>>(
+        &mut self,
+        positions: &[P],
+        reductions: Reductions,
+        budget: u64,
+        mut f: impl FnMut(usize, &str, bool),
+    ) {
+        let mut out = std::mem::take(&mut self.each_out);
+        for p in positions.iter().take(PREFETCH_AHEAD) {
+            p.borrow().prefetch();
+        }
+        for (i, p) in positions.iter().enumerate() {
+            if let Some(ahead) = positions.get(i + PREFETCH_AHEAD) {
+                ahead.borrow().prefetch();
+            }
+            let exact = self.canonical_into(p.borrow(), reductions, budget, &mut out);
+            f(i, &out, exact);
+        }
+        self.each_out = out;
     }
 
     pub(crate) fn canonical_mode_into(
@@ -988,6 +1047,65 @@ mod tests {
                 slow.key(p, mode, DEFAULT_BUDGET),
                 "{p:?} {mode:?}"
             );
+        }
+    }
+
+    /// `canonical_each` hands out, in order and with their indices, the forms and exactness
+    /// `canonical_into` writes one at a time, for both reductions, for positions held by value
+    /// and by reference, for sets shorter than the prefetch distance and for none, and with a
+    /// budget too small to finish.
+    #[test]
+    fn canonical_each_hands_out_the_forms_one_at_a_time() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut positions: Vec<Position> = (0..300)
+            .map(|k| {
+                let choices: Vec<u16> = (0..k % 28)
+                    .map(|_| {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        (rng >> 48) as u16
+                    })
+                    .collect();
+                played(3 + k as u32 % 10, &choices)
+            })
+            .collect();
+        positions.push(Position::new(0));
+        for reductions in [Reductions::Glop, Reductions::Plain] {
+            for budget in [DEFAULT_BUDGET, 3] {
+                let mut one = Canonicalizer::new();
+                let mut want = Vec::new();
+                let mut out = String::new();
+                for p in &positions {
+                    let exact = one.canonical_into(p, reductions, budget, &mut out);
+                    want.push((out.clone(), exact));
+                }
+                if budget == 3 {
+                    assert!(
+                        want.iter().any(|(_, exact)| !exact),
+                        "the small budget runs out"
+                    );
+                }
+                for len in [0, 1, PREFETCH_AHEAD, positions.len()] {
+                    let mut each = Canonicalizer::new();
+                    let mut got = Vec::new();
+                    each.canonical_each(&positions[..len], reductions, budget, |i, form, exact| {
+                        assert_eq!(i, got.len(), "indices in order");
+                        got.push((form.to_string(), exact));
+                    });
+                    assert_eq!(got, want[..len], "{reductions:?} {budget} {len}");
+                    let refs: Vec<&Position> = positions[..len].iter().collect();
+                    let mut by_ref = Vec::new();
+                    each.canonical_each(&refs, reductions, budget, |_, form, exact| {
+                        by_ref.push((form.to_string(), exact));
+                    });
+                    assert_eq!(
+                        by_ref,
+                        want[..len],
+                        "by reference, {reductions:?} {budget} {len}"
+                    );
+                }
+            }
         }
     }
 
