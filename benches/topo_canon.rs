@@ -118,6 +118,17 @@ fn bench_set(c: &mut Criterion) {
             bytes
         })
     });
+    // The same through `canonical_each`, which asks for the memory of the position two ahead.
+    group.bench_function("mid_game_20000_fresh_each", |b| {
+        b.iter(|| {
+            let mut canonicalizer = Canonicalizer::new();
+            let mut bytes = 0;
+            canonicalizer.canonical_each(&fresh, Reductions::Glop, DEFAULT_BUDGET, |_, form, _| {
+                bytes += form.len();
+            });
+            bytes
+        })
+    });
     group.finish();
 }
 

@@ -6,6 +6,7 @@
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 2000
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon 300000 1 5  # five passes, each fresh
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-each 300000 1 5  # by canonical_each
+//! cargo run --release -p sprouts-topo --example canon_profile -- canon-both 300000 9  # both, in turn
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-cold 2000   # no small-land memory
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-plain 2000  # read back from plain forms
 //! cargo run --release -p sprouts-topo --example canon_profile -- canon-glop 2000   # read back from their forms
@@ -159,6 +160,40 @@ fn main() {
             }
             drop(played);
         }
+        "canon-both" => {
+            // `canon-both N R`: R rounds, each one pass by `canonical_into` and one by
+            // `canonical_each` over the same N positions (each pass through a new
+            // canonicalizer), so that both meet the same load on a noisy machine.
+            let ps = positions(count, 7);
+            let (mut one, mut each, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+            for round in 0..reps {
+                let rate = |by_each: bool| {
+                    let t = std::time::Instant::now();
+                    std::hint::black_box(set_forms(&ps, 1, cold, by_each));
+                    ps.len() as f64 / t.elapsed().as_secs_f64()
+                };
+                // Alternate which goes first.
+                let (a, b) = if round % 2 == 0 {
+                    let a = rate(false);
+                    (a, rate(true))
+                } else {
+                    let b = rate(true);
+                    (rate(false), b)
+                };
+                eprintln!("round {round}: canonical_into {a:.0}, canonical_each {b:.0} forms/s");
+                one.push(a);
+                each.push(b);
+                ratios.push(b / a);
+            }
+            for v in [&mut one, &mut each, &mut ratios] {
+                v.sort_by(f64::total_cmp);
+            }
+            let m = reps / 2;
+            eprintln!(
+                "medians over {reps} rounds: canonical_into {:.0}, canonical_each {:.0} forms/s; each/into {:.3}",
+                one[m], each[m], ratios[m]
+            );
+        }
         "children" => {
             let ps = positions(count, 11);
             let forms: usize = ps.iter().map(|p| p.distinct_moves().count()).sum::<usize>() * reps;
@@ -204,7 +239,7 @@ fn main() {
         }
         other => {
             eprintln!(
-                "unknown workload {other}: canon, children, one or dump (canon-cold, one-cold: small lands not remembered; canon-each, canon-glop-each, ...: through canonical_each)"
+                "unknown workload {other}: canon, children, one or dump (canon-cold, one-cold: small lands not remembered; canon-each, canon-glop-each, ...: through canonical_each; canon-both: both in turn)"
             );
             std::process::exit(2);
         }
