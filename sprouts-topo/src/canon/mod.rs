@@ -478,8 +478,8 @@ impl Canonicalizer {
     ///     .collect();
     /// let mut forms = Vec::new();
     /// let mut canonicalizer = Canonicalizer::new();
-    /// canonicalizer.canonical_each(&positions, Reductions::Glop, DEFAULT_BUDGET, |i, form, exact| {
-    ///     assert!(exact);
+    /// canonicalizer.canonical_each(&positions, Reductions::Glop, DEFAULT_BUDGET, |i, form, ok| {
+    ///     assert!(ok);
     ///     forms.push((i, form.to_string()));
     /// });
     /// assert_eq!(forms.len(), 3);
