@@ -31,15 +31,16 @@ pub(crate) fn slice<T>(data: &[T]) {
     if bytes == 0 {
         return;
     }
+    // Every line from the first byte's to the last byte's, once each: from the start of the
+    // first byte's line, one address each 64 bytes.
     let start = data.as_ptr().cast::<i8>();
-    // Every line from the first byte's to the last byte's: one address each 64 bytes, and the
-    // last byte (its line may be one the steps skip over when `start` is not line-aligned).
+    let lead = start.addr() % LINE;
+    let first_line = start.wrapping_sub(lead);
     let mut offset = 0;
-    while offset < bytes {
-        line(start.wrapping_add(offset));
+    while offset < lead + bytes {
+        line(first_line.wrapping_add(offset));
         offset += LINE;
     }
-    line(start.wrapping_add(bytes - 1));
 }
 
 /// Prefetches the cache line holding `address` into every level of the cache.
