@@ -496,6 +496,9 @@ impl Canonicalizer {
         for p in positions.iter().take(PREFETCH_AHEAD) {
             p.borrow().prefetch();
         }
+        // Every position of the slice is prefetched before it is read, so the reading's own
+        // loads up front are skipped (only speed depends on this flag).
+        self.shape_scratch.prefetched = true;
         for (i, p) in positions.iter().enumerate() {
             if let Some(ahead) = positions.get(i + PREFETCH_AHEAD) {
                 ahead.borrow().prefetch();
@@ -503,6 +506,7 @@ impl Canonicalizer {
             let exact = self.canonical_into(p.borrow(), reductions, budget, &mut out);
             f(i, &out, exact);
         }
+        self.shape_scratch.prefetched = false;
         self.each_out = out;
     }
 
