@@ -208,8 +208,6 @@ pub(crate) struct ShapeScratch {
     /// Whether the positions read were prefetched (see [`Position::prefetch`]), so that
     /// [`touch`] would only cost instructions.
     pub(crate) prefetched: bool,
-    /// The live spots of the region being read, in order (`small_ids`).
-    cand: Vec<SpotId>,
     tmp_bnd: Vec<u32>,
     tmp_reg: Vec<u32>,
     tmp_bag: Vec<bool>,
@@ -391,43 +389,26 @@ pub(crate) fn build(
 /// per corner and nothing else; no occurrence counts are reset (a spot's record is fresh when its
 /// build number is not this build's). Returns whether a kept region has two or three lives.
 /// (`kept_bag` is left empty: [`emit`] works the bags out itself.)
-///
-/// A position whose spot identities are all below [`SMALL_IDS`] (every position of a game of up
-/// to 16 spots: a 12-spot game names at most 47) is read by a variant that keeps which spots
-/// were met, in the region and in the whole reading, as the bits of a word in a register rather
-/// than in the spots' records, and writes down the spots with lives while counting a region's
-/// lives, so that a region GLOP merges is pushed from that list rather than read again. Over
-/// 300,000 positions one pass is 1 to 2% faster (the medians of 21 rounds of both variants in
-/// turn in one process: 1.011 one call a position, 1.016 by `canonical_each`); the shapes are
-/// the same (`one_pass_shape_equals_stepwise_shape`, which reads
-/// every position both ways).
 #[inline(never)]
 fn read(pos: &Position, mode: KeyOptions, scratch: &mut ShapeScratch) -> bool {
     // A prefetched position's lines are on their way already: the loads would only cost
-    // instructions (2 to 3% of a pass by `canonical_each` over 300,000 positions).
+    // instructions.
     if !scratch.prefetched {
         touch(pos);
     }
     // The canonical forms' mode gets a copy of its own with the options as constants, so that
     // the loops over corners do not test them.
     if mode.drop_dead && mode.drop_stumps && mode.glop {
-        if pos.next.get() <= SMALL_IDS {
-            read_with(pos, ReadOptions::ALL, scratch, true)
-        } else {
-            read_with(pos, ReadOptions::ALL, scratch, false)
-        }
+        read_with(pos, ReadOptions::ALL, scratch)
     } else {
         let options = ReadOptions {
             drop_dead: mode.drop_dead,
             drop_stumps: mode.drop_stumps,
             glop: mode.glop,
         };
-        read_with(pos, options, scratch, false)
+        read_with(pos, options, scratch)
     }
 }
-
-/// Spot identities below this fit the bit masks of [`read_with`]'s `small_ids` variant.
-const SMALL_IDS: u32 = 64;
 
 /// Loads a word from every cache line of the position's four tables, all at once, and drops
 /// them. Reading then follows chains of dependent loads (where a region ends, then where its last
@@ -474,12 +455,7 @@ impl ReadOptions {
 
 /// The body of [`read`], inlined into each of its calls.
 #[inline(always)]
-fn read_with(
-    pos: &Position,
-    mode: ReadOptions,
-    scratch: &mut ShapeScratch,
-    small_ids: bool,
-) -> bool {
+fn read_with(pos: &Position, mode: ReadOptions, scratch: &mut ShapeScratch) -> bool {
     scratch.kept.clear();
     scratch.kept_bnd.clear();
     scratch.kept_bnd.push(0);
@@ -507,15 +483,6 @@ fn read_with(
     let uf = &mut scratch.uf;
     let mut any_small = false;
     let mut any_link = false;
-    // `small_ids`: the spots met so far in this build, as bits, and a list of spots at least as
-    // long as any region (a power of two, so that indexing through the mask needs no check).
-    let mut met = 0u64;
-    let cand_len = corners.len().next_power_of_two();
-    if scratch.cand.len() < cand_len {
-        scratch.cand.resize(cand_len, SpotId::from_index(0));
-    }
-    let cand = &mut scratch.cand[..cand_len];
-    let cand_mask = cand_len - 1;
     // Regions follow one another in the tables: each starts where the last one ended.
     let (mut next_bs, mut next_corner) =
         (pos.reg[0] as usize, pos.bnd[pos.reg[0] as usize] as usize);
@@ -526,39 +493,19 @@ fn read_with(
         (next_bs, next_corner) = (be, corner_end);
         pass += 1;
         let mut lives = 0u32;
-        let mut n_cand = 0usize;
-        if small_ids {
-            // The spots met in this region so far, as bits; the spots with lives, in order, in
-            // `cand[..n_cand]` (every slot written, the count advanced only past a spot with
-            // lives: no branch on the spot).
-            let mut seen = 0u64;
-            for &c in region {
-                let l = u32::from(tables.lives(c));
-                let bit = 1u64 << (c.get() & (SMALL_IDS - 1));
-                let first = seen & bit == 0;
-                seen |= bit;
-                lives += l & 0u32.wrapping_sub(u32::from(first));
-                cand[n_cand & cand_mask] = c;
-                n_cand += usize::from(l != 0);
-                if lives > 3 {
-                    break;
-                }
-            }
-        } else {
-            // Without a branch on the spot (whether it has lives, whether it was met before in
-            // this region: neither can be predicted): every spot is stamped, stumps too, and its
-            // lives are added only on its first stamp.
-            for &c in region {
-                let l = u32::from(tables.lives(c));
-                let info = tables.info(c);
-                let first = info.stamp != pass;
-                info.stamp = pass;
-                lives += l & 0u32.wrapping_sub(u32::from(first));
-                // Past three lives the region is neither dead nor small: its exact count is never
-                // looked at, so the rest of its corners need not be read.
-                if lives > 3 {
-                    break;
-                }
+        // Without a branch on the spot (whether it has lives, whether it was met before in
+        // this region: neither can be predicted): every spot is stamped, stumps too, and its
+        // lives are added only on its first stamp.
+        for &c in region {
+            let l = u32::from(tables.lives(c));
+            let info = tables.info(c);
+            let first = info.stamp != pass;
+            info.stamp = pass;
+            lives += l & 0u32.wrapping_sub(u32::from(first));
+            // Past three lives the region is neither dead nor small: its exact count is never
+            // looked at, so the rest of its corners need not be read.
+            if lives > 3 {
+                break;
             }
         }
         if mode.drop_dead && lives < 2 {
@@ -574,16 +521,8 @@ fn read_with(
         // closure would not be).
         macro_rules! meet {
             ($c:expr, $kb:expr) => {{
-                let fresh = if small_ids {
-                    let bit = 1u64 << ($c.get() & (SMALL_IDS - 1));
-                    let fresh = met & bit == 0;
-                    met |= bit;
-                    fresh
-                } else {
-                    tables.info($c).generation != generation
-                };
                 let info = tables.info($c);
-                if fresh {
+                if info.generation != generation {
                     // The whole record written at once (the stamp kept).
                     *info = SpotInfo {
                         stamp: info.stamp,
@@ -622,17 +561,10 @@ fn read_with(
             // its corners here) can be met twice in a row, and a bag writes such a spot once
             // whether it was counted once or twice (see `pack_lands`).
             let kb = kept_bnd.len() as u32 - 1;
-            if small_ids {
-                for &c in &cand[..n_cand] {
+            for &c in region {
+                if tables.lives(c) != 0 {
                     kept.push(c);
                     meet!(c, kb);
-                }
-            } else {
-                for &c in region {
-                    if tables.lives(c) != 0 {
-                        kept.push(c);
-                        meet!(c, kb);
-                    }
                 }
             }
             kept_bnd.push(kept.len() as u32);
@@ -1322,40 +1254,6 @@ mod tests {
         (a, b)
     }
 
-    /// `p` with every spot's identity raised by 64, so that none fits the bit masks of the
-    /// reading's `small_ids` variant: the same position otherwise.
-    fn shifted(p: &Position) -> Position {
-        let up = |s: SpotId| SpotId::new(s.get() + SMALL_IDS).expect("not zero");
-        let mut setup = p.to_setup();
-        for boundary in setup.regions.iter_mut().flatten() {
-            for c in boundary.iter_mut() {
-                *c = up(*c);
-            }
-        }
-        for (s, _) in &mut setup.lives {
-            *s = up(*s);
-        }
-        setup.next_spot = Some(up(p.next));
-        let q = match Position::from_setup(setup) {
-            Ok(q) => q,
-            Err(e) => e.ignore_incomplete().expect("renaming keeps the rules"),
-        };
-        assert!(q.next.get() > SMALL_IDS);
-        q
-    }
-
-    /// The shape of `p` read by both variants of the one-pass reading (small identities read
-    /// through bit masks, large ones through the spots' records) and by the stepwise build: all
-    /// three equal.
-    fn check_both(p: &Position, mode: KeyOptions) -> Result<(), String> {
-        let (a, b) = both(p, mode);
-        let (c, d) = both(&shifted(p), mode);
-        if a != b || c != a || d != a {
-            return Err(format!("{} {mode:?}", p.to_glop()));
-        }
-        Ok(())
-    }
-
     /// The modes of the canonical forms and keys, and GLOP's reductions with stumps kept (a
     /// merged region's private spots are then listed rather than counted).
     const MODES: [KeyOptions; 4] = [
@@ -1381,7 +1279,8 @@ mod tests {
                     for mv in p.moves() {
                         let q = p.play(&mv).unwrap();
                         for mode in MODES {
-                            check_both(&q, mode).unwrap();
+                            let (a, b) = both(&q, mode);
+                            assert_eq!(a, b, "{} {mode:?}", q.to_glop());
                         }
                         if seen.insert(q.canonical()) {
                             next.push(q);
@@ -1403,7 +1302,8 @@ mod tests {
         ) {
             for p in crate::random_game(n, &choices) {
                 for mode in MODES {
-                    prop_assert_eq!(check_both(&p, mode), Ok(()));
+                    let (a, b) = both(&p, mode);
+                    prop_assert_eq!(a, b, "{} {:?}", p.to_glop(), mode);
                 }
             }
         }
