@@ -18,7 +18,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sprouts_geom::{CubicBez, Piece, Point, Spline, fit_clamped};
+use sprouts_geom::{CubicBez, Piece, Point, Spline, fit_clamped, point_segment_distance};
 use sprouts_topo::{BoundaryId, Corner, Move, Position, SpotId};
 
 use crate::board::{Board, BoardError, TransactionError};
@@ -109,10 +109,10 @@ impl GridDrawer {
     }
 
     /// Draws curves as smooth splines fitted near the lattice polylines, as real pictures have
-    /// them, with the polyline as a fall-back when the fit would meet something. Smoothed curves
-    /// may stray from their cells (the fit keeps only every third cell within 3 pixels), so a
-    /// later curve that would meet one is skipped rather than reported; a picture that reads
-    /// back to another position than intended is still reported.
+    /// them, with the polyline as a fall-back when the fit would meet something or strays
+    /// farther than [`MAX_STRAY`] cells from the polyline (the fit keeps only every third cell
+    /// within 3 pixels). A later curve that would meet a smoothed one is skipped rather than
+    /// reported; a picture that reads back to another position than intended is still reported.
     pub fn smooth(mut self) -> GridDrawer {
         self.smooth = true;
         self
@@ -587,7 +587,10 @@ impl GridDrawer {
         };
         let mut shapes = Vec::new();
         if self.smooth
-            && let (Some(a), Some(b)) = (fitted(&first), fitted(&second))
+            && let (Some(a), Some(b)) = (
+                fitted(&first, MAX_STRAY * self.cell),
+                fitted(&second, MAX_STRAY * self.cell),
+            )
         {
             shapes.push((a, b));
         }
@@ -762,8 +765,12 @@ impl GridDrawer {
 
 /// A smooth spline near the polyline through `points` (a lattice path): fitted within 3
 /// pixels to every third point, leaving and arriving along the first and last legs; `None` if
-/// the fit fails.
-fn fitted(points: &[Point]) -> Option<Spline> {
+/// the fit fails or strays more than `max_stray` from the polyline anywhere.
+///
+/// The stray bound is what lets the drawer read moves off its raster (see [`MAX_STRAY`]).
+/// Between the points it was fitted to, a fit may swing round a neighbouring spot and draw
+/// another move than its lattice path.
+fn fitted(points: &[Point], max_stray: f64) -> Option<Spline> {
     let n = points.len();
     if n < 4 {
         return None;
@@ -777,8 +784,33 @@ fn fitted(points: &[Point]) -> Option<Spline> {
         3.0,
     )
     .ok()?;
-    (fit.spline.start() == points[0] && fit.spline.end() == points[n - 1]).then_some(fit.spline)
+    if fit.spline.start() != points[0] || fit.spline.end() != points[n - 1] {
+        return None;
+    }
+    let near_path = |p: Point| {
+        points
+            .windows(2)
+            .any(|w| point_segment_distance(p, w[0], w[1]) <= max_stray)
+    };
+    let stays_near = fit.spline.pieces().iter().all(|piece| {
+        (0..=STRAY_SAMPLES)
+            .all(|k| near_path(piece.bez.eval(f64::from(k) / f64::from(STRAY_SAMPLES))))
+    });
+    stays_near.then_some(fit.spline)
 }
+
+/// How far, in cells, a smoothed curve may stray from its lattice path.
+///
+/// A lattice path keeps a free cell between its cells and every other spot or curve cell, and
+/// between its own cells that are not consecutive, so every other thing is at least two cells
+/// from it. A tube of under one cell round the path therefore meets no spot and no other tube,
+/// and a curve inside it is the path's curve up to a deformation that meets nothing: the raster
+/// of lattice cells tells its move, and curves drawn later along the lattice stay clear of it.
+const MAX_STRAY: f64 = 0.875;
+
+/// Points a fitted piece is checked at against its polyline (pieces span a few cells, so the
+/// samples are well under a pixel apart).
+const STRAY_SAMPLES: u32 = 64;
 
 /// A spline of straight pieces through points, with runs in one direction merged.
 ///

@@ -103,6 +103,9 @@ proptest! {
 /// The board applied no rule on where curves lie and accepted it; the saved game's check on
 /// control points then refused to reload the game. Board and load now apply one rule, so the
 /// board refuses that curve (the drawer draws the lattice path instead) and the game reloads.
+/// The drawer's own bound on how far a smoothed curve strays from its path now rejects such a
+/// fit before the board sees it; `board_and_load_agree_on_every_curve` (in `saved.rs`) keeps
+/// the board's rule tested on curves anywhere.
 #[test]
 fn a_curve_far_outside_is_refused_and_the_game_reloads() {
     let (board, _) = play_random(7, 21, 5407730691801645464, true, true);
@@ -141,4 +144,17 @@ fn random_games_reach_every_kind_of_position() {
     // The raster tells most drawn curves apart; where it cannot (two corners of a spot between
     // the same two spots, as round a loop), the board's check decided among the candidates.
     assert!(total.ambiguous * 10 < total.moves, "{total:?}");
+}
+
+/// Found by `random_games_read_back_move_by_move`: the smoothed curve of the third move,
+/// fitted to every third cell of its lattice path, swung round spot 5 between two fitted
+/// points and drew another move than the path's ("7 -> 3" with spot 5 enclosed). The board
+/// refused it, rightly, and the drawer reported the refusal as a disagreement. The drawer now
+/// keeps a smoothed curve only inside a tube of under a cell round its path, where it draws
+/// the path's move.
+#[test]
+fn a_smoothed_curve_swinging_round_a_spot_is_not_drawn() {
+    let (board, reached) = play_random(6, 18, 398993648621309495, true, false);
+    assert!(reached.moves >= 3, "{reached:?}");
+    assert!(board.moves().len() >= 3);
 }
