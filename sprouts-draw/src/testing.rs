@@ -802,10 +802,13 @@ fn fitted(points: &[Point], max_stray: f64) -> Option<Spline> {
 /// How far, in cells, a smoothed curve may stray from its lattice path.
 ///
 /// A lattice path keeps a free cell between its cells and every other spot or curve cell, and
-/// between its own cells that are not consecutive, so every other thing is at least two cells
-/// from it. A tube of under one cell round the path therefore meets no spot and no other tube,
-/// and a curve inside it is the path's curve up to a deformation that meets nothing: the raster
-/// of lattice cells tells its move, and curves drawn later along the lattice stay clear of it.
+/// between its own cells that are not consecutive, so away from its two ends every other thing
+/// is at least two cells from it. A tube of under one cell round the path therefore meets no
+/// other spot and no other tube there, and a curve inside it is the path's curve up to a
+/// deformation that meets nothing: the raster of lattice cells tells its move, and curves drawn
+/// later along the lattice stay clear of it. At its ends the fit leaves and reaches its spots
+/// along the lattice legs; a curve that meets a neighbour there is refused by the board as a
+/// crossing, not read as another move.
 const MAX_STRAY: f64 = 0.875;
 
 /// Points a fitted piece is checked at against its polyline (pieces span a few cells, so the
