@@ -764,8 +764,9 @@ impl GridDrawer {
 }
 
 /// A smooth spline near the polyline through `points` (a lattice path): fitted within 3
-/// pixels to every third point, leaving and arriving along the first and last legs; `None` if
-/// the fit fails or strays more than `max_stray` from the polyline anywhere.
+/// pixels to every third point, leaving and arriving along the first and last legs; fitted
+/// again to every second point and then to every point if it strays more than `max_stray` from
+/// the polyline anywhere; `None` if no fit stays that near, or the fit fails.
 ///
 /// The stray bound is what lets the drawer read moves off its raster (see [`MAX_STRAY`]).
 /// Between the points it was fitted to, a fit may swing round a neighbouring spot and draw
@@ -775,28 +776,36 @@ fn fitted(points: &[Point], max_stray: f64) -> Option<Spline> {
     if n < 4 {
         return None;
     }
-    let mut sample: Vec<Point> = points[..n - 1].iter().step_by(3).copied().collect();
-    sample.push(points[n - 1]);
-    let fit = fit_clamped(
-        &sample,
-        points[1] - points[0],
-        points[n - 1] - points[n - 2],
-        3.0,
-    )
-    .ok()?;
-    if fit.spline.start() != points[0] || fit.spline.end() != points[n - 1] {
-        return None;
-    }
     let near_path = |p: Point| {
         points
             .windows(2)
             .any(|w| point_segment_distance(p, w[0], w[1]) <= max_stray)
     };
-    let stays_near = fit.spline.pieces().iter().all(|piece| {
-        (0..=STRAY_SAMPLES)
-            .all(|k| near_path(piece.bez.eval(f64::from(k) / f64::from(STRAY_SAMPLES))))
-    });
-    stays_near.then_some(fit.spline)
+    let stays_near = |spline: &Spline| {
+        spline.pieces().iter().all(|piece| {
+            (0..=STRAY_SAMPLES)
+                .all(|k| near_path(piece.bez.eval(f64::from(k) / f64::from(STRAY_SAMPLES))))
+        })
+    };
+    for step in [3, 2, 1] {
+        let mut sample: Vec<Point> = points[..n - 1].iter().step_by(step).copied().collect();
+        sample.push(points[n - 1]);
+        let Ok(fit) = fit_clamped(
+            &sample,
+            points[1] - points[0],
+            points[n - 1] - points[n - 2],
+            3.0,
+        ) else {
+            continue;
+        };
+        if fit.spline.start() == points[0]
+            && fit.spline.end() == points[n - 1]
+            && stays_near(&fit.spline)
+        {
+            return Some(fit.spline);
+        }
+    }
+    None
 }
 
 /// How far, in cells, a smoothed curve may stray from its lattice path.
