@@ -158,3 +158,39 @@ fn a_smoothed_curve_swinging_round_a_spot_is_not_drawn() {
     assert!(reached.moves >= 3, "{reached:?}");
     assert!(board.moves().len() >= 3);
 }
+
+/// The long sweep behind the figures in the README: 20,000 games, every setting (1 to 7 seeds,
+/// lattice and smoothed curves, long and short), spread over the machine's cores. About six
+/// minutes on two cores in release:
+/// `cargo test --release -p sprouts-draw --test random_games -- --ignored`.
+#[test]
+#[ignore]
+fn twenty_thousand_random_games_read_back() {
+    const SEEDS: std::ops::Range<u64> = 10_000..30_000;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let moves: usize = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    SEEDS
+                        .filter(|seed| seed % threads == t)
+                        .map(|seed| {
+                            let n = 1 + (seed % 7) as u32;
+                            let (smooth, short) = ((seed / 7) % 2 == 0, (seed / 14) % 2 == 0);
+                            let game_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                            play_random(n, 3 * n as usize, game_seed, smooth, short)
+                                .1
+                                .moves
+                        })
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("no game refused"))
+            .sum()
+    });
+    eprintln!("{} games, {moves} moves", SEEDS.end - SEEDS.start);
+    assert!(moves >= 90_000, "{moves}");
+}
