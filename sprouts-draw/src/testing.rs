@@ -110,9 +110,10 @@ impl GridDrawer {
 
     /// Draws curves as smooth splines fitted near the lattice polylines, as real pictures have
     /// them, with the polyline as a fall-back when the fit would meet something or strays
-    /// farther than [`MAX_STRAY`] cells from the polyline (a fit keeps only the cells it was
-    /// fitted to within 3 pixels). A later curve that would meet a smoothed one is skipped rather than
-    /// reported; a picture that reads back to another position than intended is still reported.
+    /// farther than 7/8 of a cell from the polyline (a fit keeps only the cells it was fitted
+    /// to within 3 pixels). A later curve that would meet a smoothed one is skipped rather
+    /// than reported; a picture that reads back to another position than intended is still
+    /// reported.
     pub fn smooth(mut self) -> GridDrawer {
         self.smooth = true;
         self
