@@ -160,11 +160,9 @@ fn a_smoothed_curve_swinging_round_a_spot_is_not_drawn() {
 }
 
 /// The long sweep behind the figures in the README: 20,000 games, every setting (1 to 7 seeds,
-/// lattice and smoothed curves, long and short), spread over the machine's cores. About six
-/// minutes on two cores in release:
-/// `cargo test --release -p sprouts-draw --test random_games -- --ignored`.
+/// lattice and smoothed curves, long and short), spread over the machine's cores.
 #[test]
-#[ignore]
+#[ignore = "about 6 minutes on two cores: cargo test --release -p sprouts-draw --test random_games -- --ignored"]
 fn twenty_thousand_random_games_read_back() {
     const SEEDS: std::ops::Range<u64> = 10_000..30_000;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
