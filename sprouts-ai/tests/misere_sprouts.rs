@@ -107,7 +107,7 @@ fn every_position_from_1_to_4_spots_matches_plain_search() {
 /// Search only and trees only, each on its own, on every position reachable from 1 to 3 spots
 /// and on the 4-spot start.
 #[test]
-#[ignore = "about a minute: run with --ignored"]
+#[ignore = "about a minute: cargo test --release -p sprouts-ai --test misere_sprouts -- --ignored search_alone"]
 fn search_alone_and_trees_alone_match_plain_search() {
     let mut forms = BTreeSet::new();
     for n in 1..=3 {
@@ -131,7 +131,7 @@ fn search_alone_and_trees_alone_match_plain_search() {
 /// Sums of two and three lands reachable from 3 spots (the decomposition at work on sums the
 /// game itself reaches only rarely), against plain search on the whole sum.
 #[test]
-#[ignore = "about 40 s: run with --ignored"]
+#[ignore = "about 40 s: cargo test --release -p sprouts-ai --test misere_sprouts -- --ignored sums_of_small_lands"]
 fn sums_of_small_lands_match_plain_search() {
     let lands: Vec<String> = reachable(3)
         .into_iter()
@@ -211,9 +211,9 @@ fn n_spot_starts_1_to_10() {
     check_starts(&MisereSproutsSolver::new(), 1..=10);
 }
 
-/// 11 to 14 spots: 11 alone takes minutes (README, `## Misère Sprouts`).
+/// 11 to 14 spots: 11 alone takes minutes (timings in docs/performance.md, "Misère Sprouts").
 #[test]
-#[ignore = "minutes: run with --ignored"]
+#[ignore = "minutes: cargo test --release -p sprouts-ai --test misere_sprouts -- --ignored n_spot_starts_11_to_14"]
 fn n_spot_starts_11_to_14() {
     check_starts(&MisereSproutsSolver::new(), 1..=14);
 }

@@ -65,7 +65,7 @@ fn n_spot_outcomes_and_nimbers_up_to_9() {
 }
 
 #[test]
-#[ignore = "minutes: run with --ignored"]
+#[ignore = "minutes: cargo test --release -p sprouts-ai --test solver_oracle -- --ignored"]
 fn n_spot_outcomes_and_nimbers_10_to_12() {
     check(12, 10, true);
 }

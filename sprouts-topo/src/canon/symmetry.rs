@@ -887,7 +887,7 @@ mod tests {
     /// orbit_moves_reach_every_child_from_5_seeds --nocapture`, about half a minute): 196,265
     /// lands, all their children reached.
     #[test]
-    #[ignore = "minutes; run it by name"]
+    #[ignore = "about half a minute: cargo test --release -p sprouts-topo -- --ignored orbit_moves_reach_every_child_from_5_seeds"]
     fn orbit_moves_reach_every_child_from_5_seeds() {
         check_reachable(5..=5, false);
     }
@@ -922,7 +922,7 @@ mod tests {
     /// how many moves each way (`cargo test --release -p sprouts-topo -- --ignored
     /// orbit_moves_on_game_lands --nocapture`).
     #[test]
-    #[ignore = "a measurement; run it by name"]
+    #[ignore = "a measurement: cargo test --release -p sprouts-topo -- --ignored orbit_moves_on_game_lands --nocapture"]
     fn orbit_moves_on_game_lands() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
