@@ -139,7 +139,7 @@ fn wins(a: &str, b: &str, n: u32, games: u32) -> u32 {
 
 #[test]
 fn parity_search_beats_random() {
-    // The full evidence (100 games) is in the README; here 10 games.
+    // 200 games at 10 spots are in docs/performance.md ("Players and bounds"); here 10 games.
     let won = wins("parity-fast:depth=2", "random", 10, 10);
     eprintln!("parity-fast:depth=2 beat random in {won} of 10 games of 10 spots");
     assert!(won >= 9, "{won} of 10");
@@ -172,7 +172,7 @@ fn every_player_respects_a_stop_and_still_moves() {
 #[test]
 fn monte_carlo_with_a_game_budget_stops_when_told() {
     // A game budget far beyond any move's time: a set stop flag ends it after its first round
-    // (at most 64 games a candidate) with a legal move, where before every game was played.
+    // (at most 64 games a candidate) with a legal move, rather than playing every game.
     let p = Position::new(20);
     let mut player = player_from_spec("montecarlo:4000000000", 1).unwrap();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));

@@ -1,6 +1,6 @@
 //! The bench positions' total node count with one thread: a change in the search's behaviour
 //! (ordering, estimates, thresholds, tables) changes it, and then this number must be updated
-//! on purpose, with the README's table of timings.
+//! on purpose, with the timings in docs/performance.md ("Solver").
 
 use sprouts_ai::solver::run_bench_cases;
 

@@ -49,7 +49,7 @@ pub(crate) struct SolveArgs {
     #[arg(long, value_name = "SECS")]
     time: Option<f64>,
     /// Solve the smaller lands of a split outright when first met, rather than inside the
-    /// proof-number search (the older way; same verdicts, other node counts).
+    /// proof-number search (same verdicts, other node counts).
     #[arg(long, conflicts_with = "misere")]
     settle_lands: bool,
 }

@@ -84,3 +84,8 @@ pub use route::{
     BandSettings, DrawRequest, DrawnMove, Equivalent, Reachable, Refusal, RouteMethod, Side,
 };
 pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame};
+
+/// The crate's README, whose example runs as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

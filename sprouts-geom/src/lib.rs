@@ -130,3 +130,8 @@ pub use spline::{
     Cut, KnotContinuity, MIDDLE_CUT_SNAP, Piece, Snap, Spline, SplineError, SplineParam,
 };
 pub use svg::SVG_DECIMALS;
+
+/// The crate's README, whose example runs as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -75,9 +75,9 @@ fn fits_meet_tolerance_and_directions() {
     }
 }
 
-/// Found by `proptest_fits`: the worst point sat on a knot between two intervals without inner
-/// data, so no interval with an error above the tolerance could be split and the fit gave up at
-/// 1.62 px. The nearest splittable interval is now split instead.
+/// Found by `proptest_fits`: the worst point sits on a knot between two intervals without inner
+/// data, so no interval with an error above the tolerance can be split there; the fit splits the
+/// nearest splittable interval rather than give up (at 1.62 px).
 #[test]
 fn regression_worst_point_on_a_knot() {
     let mut rng = common::rng(5603);

@@ -133,3 +133,8 @@ mod thread_safety {
         assert_send_sync::<crate::MoveNotation>();
     }
 }
+
+/// The crate's README, whose example runs as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

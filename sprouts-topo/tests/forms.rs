@@ -1,6 +1,7 @@
-//! Canonical forms are stable: the forms stored in `tests/data/12-spots.forms` (written by an
-//! earlier, slower implementation of the same canonical form) are reproduced byte for byte, for
-//! the positions, their plain forms and the distinct children of each.
+//! Canonical forms are stable: the forms stored in `tests/data/12-spots.forms` (written by a
+//! plain implementation of the same canonical form, without the fast paths) are reproduced byte
+//! for byte, for the positions, their plain forms and the distinct children of each. A change
+//! to a form is a change to every stored table keyed by forms, so it must be deliberate.
 
 use sprouts_topo::Position;
 
