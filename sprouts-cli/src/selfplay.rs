@@ -19,8 +19,9 @@ pub(crate) struct SelfplayArgs {
     /// The number of spots of the start.
     #[arg(long)]
     spots: u32,
-    /// Player 1 (random, montecarlo[:N|:Ts], parity-fast[:Ts|:depth=D], parity-sharp[...],
-    /// perfect[:Ts]).
+    /// Player 1: random, montecarlo (or montecarlo:N games, montecarlo:Ts seconds), parity-fast
+    /// (or parity-fast:Ts, parity-fast:depth=D), parity-sharp (the same options), perfect (or
+    /// perfect:Ts).
     #[arg(long)]
     p1: String,
     /// Player 2 (as --p1).
