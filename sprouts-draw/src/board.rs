@@ -212,6 +212,35 @@ pub struct MoveContext {
 ///
 /// The board's position is the one read off its picture (so its boundaries and corners are the
 /// analysis's, [`Board::analysis`]); it always has the game key the rules say.
+///
+/// # Examples
+///
+/// The computer's move drawn, undone and redone; a refused edit leaves the board as it was:
+///
+/// ```
+/// use sprouts_draw::{Board, Settings, WorldSize};
+///
+/// let mut board = Board::new(2, WorldSize::new(400.0, 300.0), Settings::default())?;
+/// let mv = board.position().moves().next().expect("two spots have moves");
+/// let drawn = board.draw_move(&mv, &mut |_route| {})?;
+/// assert_eq!(board.moves().len(), 1);
+/// println!("drew {} with {:.1} px to spare", drawn.words, drawn.clearance);
+///
+/// let saved = board.to_json();
+/// // An edit that moves a spot onto another cannot keep the position: refused, nothing changed.
+/// let refused = board.rearrange("bad", |drawing| {
+///     let (first, second) = (drawing.spots()[0].id, drawing.spots()[1].centre);
+///     drawing.set_spot_centre(first, second)
+/// });
+/// assert!(refused.is_err());
+/// assert_eq!(board.to_json(), saved);
+///
+/// assert!(board.undo().is_some());
+/// assert_eq!(board.moves().len(), 0);
+/// assert!(board.redo().is_some());
+/// assert_eq!(board.moves().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Board {
     settings: Settings,

@@ -298,6 +298,20 @@ pub enum DrawingError {
 /// spots it has); whether curves start at their spots' centres, cross, touch or pass through
 /// spots is for `analyse` to say.
 ///
+/// # Examples
+///
+/// Three seeds laid out evenly, read back as the 3-spot start:
+///
+/// ```
+/// use sprouts_draw::{analyse, Drawing, WorldSize};
+///
+/// let drawing = Drawing::with_seeds(WorldSize::new(400.0, 300.0), 3, 5.0)?;
+/// assert_eq!(drawing.spots().len(), 3);
+/// let analysis = analyse(&drawing)?;
+/// assert_eq!(analysis.position().canonical().as_str(), "0*3");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Equality
 /// `==` compares everything: world, spots and curves in order, splines piece by piece.
 #[derive(Clone, PartialEq, Debug)]
