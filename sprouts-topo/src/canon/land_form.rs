@@ -43,12 +43,12 @@ use crate::spot::SpotId;
 /// let lands = p.canonical().land_forms();
 /// assert_eq!(lands.len(), 2);
 /// let land = &lands[1];
-/// assert_eq!(land.to_string(), "0*8.AB|0*3.AB");
+/// assert_eq!(land.to_string(), "0*3.AB|0*8.AB");
 /// assert_eq!(land.lives(), 35);
 /// assert_eq!(land.to_position().total_lives(), 35);
-/// assert_eq!("0*8.AB|0*3.AB".parse::<LandForm>().unwrap(), *land);
-/// // Not a canonical form: refused.
-/// assert!("0*3.AB|0*8.AB".parse::<LandForm>().is_err());
+/// assert_eq!("0*3.AB|0*8.AB".parse::<LandForm>().unwrap(), *land);
+/// // The same land, not written as its canonical form: refused.
+/// assert!("0*8.AB|0*3.AB".parse::<LandForm>().is_err());
 /// ```
 #[derive(Clone)]
 pub struct LandForm {

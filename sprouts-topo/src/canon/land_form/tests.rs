@@ -109,6 +109,13 @@ fn written_lands_agree_with_positions() {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZ(26)|0.Z(26)YXWVUTSRQPONMLKJIHGFEDCBA",
         "22",
         "0",
+        "0.1a1b1c1d1e1f1g1h1i1j1k1l1m(13)1m(13)1l1k1j1i1h1g1f1e1d1c1b1a",
+        concat!(
+            "Z(1)Z(2).Z(3)Z(4)|0*2.Z(5)Z(6).Z(1)Z(2)|Z(7)Z(8).Z(5)Z(6)|Z(9)Z(10).Z(7)Z(8)|Z(9",
+            ")Z(10)|Z(11)Z(12).Z(13)Z(14)Z(15)Z(16).Z(3)Z(4)|0*2.Z(11)Z(12)|Z(17)Z(18).Z(13)Z",
+            "(16)Z(15)Z(14)|Z(19)Z(20)Z(17)Z(18)|Z(21)Z(22)Z(20)Z(19)|Z(23)Z(24).Z(25)Z(26).Z",
+            "(21)Z(22)|0.Z(27)Z(23)|Z(24)Z(27)|0.Z(25)Z(26)",
+        ),
     ] {
         let p = Position::parse_glop(text).unwrap();
         for l in check_position(&p) {
