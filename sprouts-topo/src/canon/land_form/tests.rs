@@ -28,7 +28,7 @@ fn check_form(form: &LandForm) {
     assert_eq!(form.to_string(), text);
     assert_eq!(LandForm::parse(text).as_ref(), Ok(form), "{text}");
     // The form names its land: the position's canonical form is the form itself.
-    assert_eq!(parsed.land_forms(), [form.clone()], "{text}");
+    assert_eq!(parsed.land_forms(), std::slice::from_ref(form), "{text}");
 }
 
 /// Checks a position's land forms against its canonical form, and every form against its
@@ -119,7 +119,10 @@ fn written_lands_agree_with_positions() {
     ] {
         let p = Position::parse_glop(text).unwrap();
         for l in check_position(&p) {
-            assert_eq!(l.to_position().canonical().land_forms(), [l.clone()]);
+            assert_eq!(
+                l.to_position().canonical().land_forms(),
+                std::slice::from_ref(&l)
+            );
         }
     }
 }
