@@ -306,7 +306,7 @@ pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     let children = pos.distinct_children();
     let mut out = std::io::stdout().lock();
     writeln!(out, "canonical: {form}")?;
-    let lands: Vec<&str> = form.lands().collect();
+    let lands = form.land_forms();
     writeln!(out, "parts: {}", lands.len())?;
     for l in &lands {
         writeln!(out, "  {l}")?;

@@ -38,6 +38,38 @@ pub fn renumbered(pos: &Position, seed: u64) -> Position {
     }
 }
 
+/// Reading a land form never panics; a text it accepts is the canonical form of one land, written
+/// back unchanged, and the form's position, lives and move count are those of the position the
+/// GLOP parser reads from the text. Returns whether the text was accepted.
+pub fn land_form_parse(data: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return false;
+    };
+    if text.len() > 2048 {
+        return false;
+    }
+    let Ok(form) = crate::LandForm::parse(text) else {
+        return false;
+    };
+    assert_eq!(form.to_string(), text, "a land form writes back its text");
+    let parsed = notation::parse(text).expect("an accepted land form reads as GLOP");
+    assert_eq!(form.to_position(), parsed, "{text:?}: the form's position");
+    assert_eq!(form.lives(), parsed.total_lives(), "{text:?}: lives");
+    let moves = parsed
+        .families()
+        .iter()
+        .map(|f| f.distinct_move_count())
+        .fold(0u128, u128::saturating_add)
+        .min(u128::from(u32::MAX)) as u32;
+    assert_eq!(form.move_count(), moves, "{text:?}: distinct moves");
+    assert_eq!(
+        parsed.land_forms(),
+        [form],
+        "{text:?}: the canonical form's one land"
+    );
+    true
+}
+
 /// Parsing never panics; a parsed position keeps its invariants, writes to a text that reads back
 /// as the same position, and its canonical form is a fixed point.
 pub fn notation_roundtrip(data: &[u8]) {

@@ -14,7 +14,9 @@
 //!   image); [`MoveNotation`]: a move as its spots, for saved games and the network.
 //! * [`Position::canonical`]: the canonical form of the game (spec 2.6), in GLOP notation, true
 //!   (equal games up to renumbering and mirror image get equal strings), with the game-preserving
-//!   reductions GLOP applies; [`Position::lands`]: the independent parts.
+//!   reductions GLOP applies; [`Position::lands`]: the independent parts; [`LandForm`]: the
+//!   canonical form of one land as a value (its lives, distinct moves, children and position),
+//!   the solver's key.
 //! * [`notation`]: GLOP notation; [`canon`]: canonical forms and keys; [`perft`]: exhaustive
 //!   counts.
 //!
@@ -66,7 +68,7 @@ pub mod checks;
 pub mod notation;
 pub mod perft;
 
-pub use canon::{CanonicalForm, Reductions};
+pub use canon::{CanonicalForm, LandForm, LandFormError, Reductions};
 pub use children::ChildLands;
 pub use key::{GameKey, GameKeyParseError};
 pub use move_notation::{IllegalMove, MoveNotation, MoveNotationParseError};
@@ -130,6 +132,7 @@ mod thread_safety {
         assert_send_sync::<crate::Family>();
         assert_send_sync::<crate::GameKey>();
         assert_send_sync::<crate::CanonicalForm>();
+        assert_send_sync::<crate::LandForm>();
         assert_send_sync::<crate::MoveNotation>();
     }
 }

@@ -36,6 +36,29 @@ fn notation_roundtrip() {
     }
 }
 
+/// Land forms read from the notation seeds (most are refused: not one canonical land) and from
+/// the land forms' own seeds (the named seeds read or are refused as their names say).
+#[test]
+fn land_form_parse() {
+    for (name, bytes) in corpus("notation_roundtrip") {
+        eprintln!("notation_roundtrip/{name}");
+        checks::land_form_parse(&bytes);
+    }
+    let read = [
+        "extended-lower",
+        "extended-upper",
+        "seeds-and-loop",
+        "two-regions",
+    ];
+    let refused = ["no-land", "not-canonical", "two-lands"];
+    for (name, bytes) in corpus("land_form_parse") {
+        let accepted = checks::land_form_parse(&bytes);
+        if read.contains(&name.as_str()) || refused.contains(&name.as_str()) {
+            assert_eq!(accepted, read.contains(&name.as_str()), "{name}");
+        }
+    }
+}
+
 #[test]
 fn legal_moves_are_legal() {
     for (name, bytes) in corpus("legal_moves_are_legal") {

@@ -128,7 +128,7 @@ impl MisereSproutsSolver {
     pub fn outcome(&self, position: &Position, limits: &Limits) -> Solved<Outcome> {
         let start = Instant::now();
         let form = position.canonical();
-        let lands: Vec<&str> = form.lands().collect();
+        let lands = form.land_forms();
         let _span = tracing::info_span!("misere_outcome", form = form.as_str()).entered();
         let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
         let (value, nodes) = search.outcome(&lands, limits);
@@ -145,7 +145,7 @@ impl MisereSproutsSolver {
     pub fn tree_text(&self, position: &Position, limits: &Limits) -> Solved<String> {
         let start = Instant::now();
         let form = position.canonical();
-        let lands: Vec<&str> = form.lands().collect();
+        let lands = form.land_forms();
         let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
         let (value, nodes) = search.tree_text(&lands, limits);
         Solved {

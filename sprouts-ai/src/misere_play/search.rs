@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sprouts_topo::Position;
+use sprouts_topo::LandForm;
 
 use super::{MisereConfig, MisereStats};
 use crate::Limits;
@@ -19,8 +19,7 @@ type Children = Arc<[Box<[LandId]>]>;
 
 #[derive(Debug)]
 struct Land {
-    form: Box<str>,
-    lives: u32,
+    form: LandForm,
     tree: Option<TreeId>,
     children: Option<Children>,
 }
@@ -64,7 +63,7 @@ pub(super) struct Search {
     config: MisereConfig,
     store: MisereStore,
     lands: Vec<Land>,
-    index: FxHashMap<Box<str>, LandId>,
+    index: FxHashMap<LandForm, LandId>,
     /// Proven outcomes (true: won for the player to move) of states, keyed by the context's
     /// trees, [`SEPARATOR`], then the unsolved lands.
     table: FxHashMap<Box<[u32]>, bool>,
@@ -96,7 +95,11 @@ impl Search {
     }
 
     /// The outcome of the position made of `lands` (canonical forms), and the nodes visited.
-    pub(super) fn outcome(&mut self, lands: &[&str], limits: &Limits) -> (Option<Outcome>, u64) {
+    pub(super) fn outcome(
+        &mut self,
+        lands: &[LandForm],
+        limits: &Limits,
+    ) -> (Option<Outcome>, u64) {
         self.nodes = 0;
         let ids: Vec<LandId> = lands.iter().map(|form| self.intern(form)).collect();
         let res = self
@@ -106,7 +109,11 @@ impl Search {
     }
 
     /// The canonical tree of the position made of `lands`, written out, and the nodes visited.
-    pub(super) fn tree_text(&mut self, lands: &[&str], limits: &Limits) -> (Option<String>, u64) {
+    pub(super) fn tree_text(
+        &mut self,
+        lands: &[LandForm],
+        limits: &Limits,
+    ) -> (Option<String>, u64) {
         self.nodes = 0;
         let ids: Vec<LandId> = lands.iter().map(|form| self.intern(form)).collect();
         let res = self.sum_tree(&ids, limits);
@@ -124,21 +131,17 @@ impl Search {
         }
     }
 
-    fn intern(&mut self, form: &str) -> LandId {
+    fn intern(&mut self, form: &LandForm) -> LandId {
         if let Some(&id) = self.index.get(form) {
             return id;
         }
-        let lives = Position::parse_glop(form)
-            .unwrap_or_else(|e| panic!("a canonical land reads back: {form}: {e}"))
-            .total_lives();
         let id = LandId(u32::try_from(self.lands.len()).expect("fewer than 2^32 lands"));
         self.lands.push(Land {
-            form: form.into(),
-            lives,
+            form: form.clone(),
             tree: None,
             children: None,
         });
-        self.index.insert(form.into(), id);
+        self.index.insert(form.clone(), id);
         id
     }
 
@@ -151,12 +154,7 @@ impl Search {
         if let Some(children) = &self.land(id).children {
             return children.clone();
         }
-        let position = Position::parse_glop(&self.land(id).form)
-            .unwrap_or_else(|e| panic!("a canonical land reads back: {e}"));
-        let mut forms: Vec<Vec<String>> = Vec::new();
-        position.for_each_child_lands(|child| {
-            forms.push(child.lands().map(str::to_owned).collect());
-        });
+        let forms = self.land(id).form.children();
         let children: Children = forms
             .iter()
             .map(|child| {
@@ -209,7 +207,7 @@ impl Search {
             let entry = self.land(land);
             let tree = match entry.tree {
                 Some(tree) => Some(tree),
-                None if entry.lives <= self.config.tree_lives => {
+                None if entry.form.lives() <= self.config.tree_lives => {
                     Some(self.land_tree(land, limits)?)
                 }
                 None => None,
@@ -224,11 +222,11 @@ impl Search {
             let largest = open
                 .iter()
                 .copied()
-                .max_by_key(|&l| (self.land(l).lives, std::cmp::Reverse(l)))
+                .max_by_key(|&l| (self.land(l).form.lives(), std::cmp::Reverse(l)))
                 .expect("two lands");
             let mut kept = Vec::with_capacity(open.len());
             for land in open {
-                if land != largest && self.land(land).lives <= self.config.side_tree_lives {
+                if land != largest && self.land(land).form.lives() <= self.config.side_tree_lives {
                     let tree = self.land_tree(land, limits)?;
                     context.push(tree);
                 } else {
@@ -424,7 +422,7 @@ impl Search {
             let entry = self.land(land);
             match entry.tree {
                 Some(tree) => context.push(tree),
-                None if entry.lives <= self.config.tree_lives => return None,
+                None if entry.form.lives() <= self.config.tree_lives => return None,
                 None => open.push(land),
             }
         }
@@ -432,11 +430,11 @@ impl Search {
             let largest = open
                 .iter()
                 .copied()
-                .max_by_key(|&l| (self.land(l).lives, std::cmp::Reverse(l)))
+                .max_by_key(|&l| (self.land(l).form.lives(), std::cmp::Reverse(l)))
                 .expect("two lands");
             if open
                 .iter()
-                .any(|&l| l != largest && self.land(l).lives <= self.config.side_tree_lives)
+                .any(|&l| l != largest && self.land(l).form.lives() <= self.config.side_tree_lives)
             {
                 return None;
             }
@@ -456,8 +454,8 @@ impl Search {
         let big: Vec<u32> = lands
             .iter()
             .map(|&l| self.land(l))
-            .filter(|l| l.tree.is_none() && l.lives > self.config.tree_lives)
-            .map(|l| l.lives)
+            .filter(|l| l.tree.is_none() && l.form.lives() > self.config.tree_lives)
+            .map(|l| l.form.lives())
             .collect();
         let largest = big.iter().copied().max().unwrap_or(0);
         let searched: u32 = largest

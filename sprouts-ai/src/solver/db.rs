@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use sprouts_topo::Position;
+use sprouts_topo::LandForm;
 use thiserror::Error;
 
 use super::Solver;
@@ -90,7 +90,7 @@ fn consistent(f: &Facts) -> bool {
 }
 
 /// Decodes a database image (header and entries) into checked facts.
-pub(crate) fn decode(bytes: &[u8]) -> Result<Vec<(String, Facts)>, DbError> {
+pub(crate) fn decode(bytes: &[u8]) -> Result<Vec<(LandForm, Facts)>, DbError> {
     if bytes.len() < 12 || &bytes[..8] != MAGIC {
         return Err(DbError::BadMagic);
     }
@@ -114,18 +114,11 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Vec<(String, Facts)>, DbError> {
                 reason: "its nimber is also listed as a win".into(),
             });
         }
-        let pos = Position::parse_glop(&e.land).map_err(|err| DbError::BadEntry {
+        let land = LandForm::parse(&e.land).map_err(|err| DbError::BadEntry {
             index,
-            reason: format!("`{}` is not GLOP notation: {err}", e.land),
+            reason: format!("`{}` is not the canonical form of one land: {err}", e.land),
         })?;
-        let form = pos.canonical();
-        if form.as_str() != e.land || form.lands().count() != 1 {
-            return Err(DbError::BadEntry {
-                index,
-                reason: format!("`{}` is not the canonical form of one land", e.land),
-            });
-        }
-        out.push((e.land, facts));
+        out.push((land, facts));
     }
     Ok(out)
 }
@@ -139,7 +132,7 @@ impl Solver {
             .entries()
             .into_iter()
             .map(|(land, f)| DbEntry {
-                land,
+                land: land.to_string(),
                 nimber: f.nimber,
                 wins: f.wins,
             })
@@ -161,7 +154,7 @@ impl Solver {
         let count = decoded.len();
         // A land may be listed more than once: its entries are combined, and must agree with
         // each other as they must with the tables.
-        let mut combined: FxHashMap<String, Facts> = FxHashMap::default();
+        let mut combined: FxHashMap<LandForm, Facts> = FxHashMap::default();
         for (land, f) in decoded {
             match combined.entry(land) {
                 Entry::Vacant(v) => {
@@ -175,14 +168,14 @@ impl Solver {
                         || (old.nimber.is_some() && f.nimber.is_some() && old.nimber != f.nimber)
                     {
                         return Err(DbError::Conflict {
-                            land: o.key().clone(),
+                            land: o.key().to_string(),
                         });
                     }
                     *o.get_mut() = merged;
                 }
             }
         }
-        let mut entries: Vec<(String, Facts)> = combined.into_iter().collect();
+        let mut entries: Vec<(LandForm, Facts)> = combined.into_iter().collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         for (land, f) in &entries {
             if let Some(old) = self.inner.facts.get(land) {
@@ -191,7 +184,9 @@ impl Solver {
                 if !consistent(&merged)
                     || (old.nimber.is_some() && f.nimber.is_some() && old.nimber != f.nimber)
                 {
-                    return Err(DbError::Conflict { land: land.clone() });
+                    return Err(DbError::Conflict {
+                        land: land.to_string(),
+                    });
                 }
             }
         }
@@ -236,6 +231,7 @@ mod tests {
     use super::*;
     use crate::Limits;
     use crate::solver::SolverConfig;
+    use sprouts_topo::Position;
 
     fn solver() -> Solver {
         Solver::new(SolverConfig {
@@ -321,7 +317,8 @@ mod tests {
             s.load(conflicting.as_slice()),
             Err(DbError::Conflict { .. })
         ));
-        assert_eq!(s.known_nimber("0*2").map(|n| n.0), Some(0));
+        let land: LandForm = "0*2".parse().unwrap();
+        assert_eq!(s.known_nimber(&land).map(|n| n.0), Some(0));
     }
 
     #[test]

@@ -12,7 +12,10 @@
 //!
 //! The search is a depth-first proof-number search (df-pn; Nagai 2002, with the `1 + ε` trick of
 //! Pawlewicz and Lew, as SPOTS does) over couples, with every proved couple kept in a table keyed
-//! by the land's canonical form ([`Position::canonical`]). That table is never lossy: it holds
+//! by the land's canonical form ([`LandForm`], from [`Position::land_forms`]). Lands travel through
+//! the search as these values: a land is expanded through [`LandForm::to_position`] and its
+//! children are made as land forms by the canonicaliser, never written out and read back as
+//! text. That table is never lossy: it holds
 //! only proved facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search
 //! stopped by its [`Limits`] leaves only true facts behind and returns an unknown value. It can be
 //! saved, loaded and merged ([`Solver::save`], [`Solver::load`]) and written as text
@@ -29,7 +32,7 @@
 //! use sprouts_ai::solver::{Solver, SolverConfig};
 //! use sprouts_ai::impartial::{Nimber, Outcome};
 //! use sprouts_ai::Limits;
-//! use sprouts_topo::Position;
+//! use sprouts_topo::{LandForm, Position};
 //!
 //! let solver = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() });
 //! let three = Position::new(3);
@@ -42,14 +45,13 @@
 
 mod bench;
 mod db;
-mod land;
 mod search;
 mod table;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use sprouts_topo::Position;
+use sprouts_topo::{LandForm, Position};
 
 use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
@@ -220,8 +222,9 @@ impl Solver {
     pub fn outcome(&self, position: &Position, limits: &Limits) -> Solved<Outcome> {
         let form = position.canonical();
         let _span = tracing::debug_span!("solver.outcome", position = %form).entered();
+        let lands = form.land_forms();
         self.run(limits, |s| {
-            s.sum_is_loss(form.lands(), 0)
+            s.sum_is_loss(&lands, 0)
                 .map(|loss| Outcome::from_win(!loss))
         })
     }
@@ -231,9 +234,10 @@ impl Solver {
     pub fn nimber(&self, position: &Position, limits: &Limits) -> Solved<Nimber> {
         let form = position.canonical();
         let _span = tracing::debug_span!("solver.nimber", position = %form).entered();
+        let lands = form.land_forms();
         self.run(limits, |s| {
             let mut n = 0;
-            for l in form.lands() {
+            for l in &lands {
                 n ^= s.nimber(l)?;
             }
             Ok(Nimber(n))
@@ -247,15 +251,15 @@ impl Solver {
         heap: Nimber,
         limits: &Limits,
     ) -> Solved<Outcome> {
-        let form = position.canonical();
+        let lands = position.land_forms();
         self.run(limits, |s| {
-            s.sum_is_loss(form.lands(), heap.0)
+            s.sum_is_loss(&lands, heap.0)
                 .map(|loss| Outcome::from_win(!loss))
         })
     }
 
-    /// The nimber of the land with this canonical form, if the tables know it.
-    pub fn known_nimber(&self, land: &str) -> Option<Nimber> {
+    /// The nimber of this land, if the tables know it.
+    pub fn known_nimber(&self, land: &LandForm) -> Option<Nimber> {
         self.inner.facts.nimber(land).map(Nimber)
     }
 

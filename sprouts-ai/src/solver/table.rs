@@ -5,11 +5,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
+use sprouts_topo::LandForm;
 
 /// How many shards a table is split into (a power of two), so that threads rarely wait.
 const SHARDS: usize = 64;
 
-/// What has been proved about one land `L` (by its canonical form).
+/// What has been proved about one land `L` (by its [`LandForm`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Facts {
     /// The nimber of `L`, once proved: `L + *n` is a loss.
@@ -36,7 +37,7 @@ impl Facts {
     }
 }
 
-fn shard_of(key: &str) -> usize {
+fn shard_of(key: &LandForm) -> usize {
     let mut h = FxHasher::default();
     key.hash(&mut h);
     // The high bits are the best mixed.
@@ -46,7 +47,7 @@ fn shard_of(key: &str) -> usize {
 /// Proved facts by land, shared by all threads. Entries are only ever added to.
 #[derive(Debug)]
 pub(crate) struct FactTable {
-    shards: Vec<RwLock<FxHashMap<Box<str>, Facts>>>,
+    shards: Vec<RwLock<FxHashMap<LandForm, Facts>>>,
 }
 
 impl Default for FactTable {
@@ -60,23 +61,23 @@ impl Default for FactTable {
 }
 
 impl FactTable {
-    pub(crate) fn get(&self, land: &str) -> Option<Facts> {
+    pub(crate) fn get(&self, land: &LandForm) -> Option<Facts> {
         let shard = self.shards[shard_of(land)]
             .read()
             .unwrap_or_else(|e| e.into_inner());
         shard.get(land).copied()
     }
 
-    pub(crate) fn nimber(&self, land: &str) -> Option<u32> {
+    pub(crate) fn nimber(&self, land: &LandForm) -> Option<u32> {
         self.get(land).and_then(|f| f.nimber)
     }
 
-    pub(crate) fn couple_is_loss(&self, land: &str, k: u32) -> Option<bool> {
+    pub(crate) fn couple_is_loss(&self, land: &LandForm, k: u32) -> Option<bool> {
         self.get(land).and_then(|f| f.couple_is_loss(k))
     }
 
     /// Records that `land + *k` is a loss (`loss`: the nimber is `k`) or a win.
-    pub(crate) fn record(&self, land: &str, k: u32, loss: bool) {
+    pub(crate) fn record(&self, land: &LandForm, k: u32, loss: bool) {
         let fact = match loss {
             true => Facts {
                 nimber: Some(k),
@@ -91,14 +92,14 @@ impl FactTable {
         self.merge_one(land, &fact);
     }
 
-    pub(crate) fn merge_one(&self, land: &str, fact: &Facts) {
+    pub(crate) fn merge_one(&self, land: &LandForm, fact: &Facts) {
         let mut shard = self.shards[shard_of(land)]
             .write()
             .unwrap_or_else(|e| e.into_inner());
         match shard.get_mut(land) {
             Some(f) => f.merge(fact),
             None => {
-                shard.insert(land.into(), *fact);
+                shard.insert(land.clone(), *fact);
             }
         }
     }
@@ -112,28 +113,37 @@ impl FactTable {
     }
 
     /// Every entry, sorted by land (a deterministic order for saving).
-    pub(crate) fn entries(&self) -> Vec<(String, Facts)> {
+    pub(crate) fn entries(&self) -> Vec<(LandForm, Facts)> {
         let mut out = Vec::new();
         for s in &self.shards {
             let s = s.read().unwrap_or_else(|e| e.into_inner());
-            out.extend(s.iter().map(|(k, v)| (k.to_string(), *v)));
+            out.extend(s.iter().map(|(k, v)| (k.clone(), *v)));
         }
         out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         out
     }
 }
 
-/// The distinct children of a land: their canonical forms (lands joined by `+`, or `!`),
-/// stored in one string, sorted. Or, when a children list was given up at a child already
-/// proved lost, the children found until then (in the order found) and how many moves were
-/// played to find them, so that the list can be taken up again there.
+/// The distinct children of a land, each as its lands' forms (none for a child with no move
+/// left), sorted as their canonical forms are ([`LandForm::cmp_sums`]). Or, when a children
+/// list was given up at a child already proved lost, the children found until then (in the
+/// order found) and how many moves were played to find them, so that the list can be taken up
+/// again there.
 #[derive(Debug, Default)]
 pub(crate) struct ChildList {
-    text: String,
-    spans: Vec<(u32, u32)>,
+    /// Every child's lands, one child after another.
+    lands: Vec<LandForm>,
+    /// Where each child's lands end in `lands`.
+    ends: Vec<u32>,
+    /// The bytes the list holds (see [`ChildCache`]).
+    bytes: usize,
     /// For an unfinished list, the moves played so far.
     resume: Option<u32>,
 }
+
+/// Bytes counted for each land of a children list besides its text (the value and the text's
+/// allocation).
+const LAND_BYTES: usize = std::mem::size_of::<LandForm>() + 16;
 
 impl ChildList {
     /// An unfinished list: the children found by the first `played` moves.
@@ -149,36 +159,34 @@ impl ChildList {
         self.resume
     }
 
-    pub(crate) fn push(&mut self, child: &str) {
-        let start = self.text.len() as u32;
-        self.text.push_str(child);
-        self.spans.push((start, self.text.len() as u32));
+    /// Appends a child made of `lands`.
+    pub(crate) fn push(&mut self, lands: impl IntoIterator<Item = LandForm>) {
+        for l in lands {
+            self.bytes += LAND_BYTES + l.as_str().len();
+            self.lands.push(l);
+        }
+        self.ends.push(self.lands.len() as u32);
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.spans.len()
+        self.ends.len()
     }
 
-    /// The children, each as the iterator of its lands.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        self.spans
-            .iter()
-            .map(|&(s, e)| &self.text[s as usize..e as usize])
+    /// The children, each as its lands.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[LandForm]> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(s, &e)| &self.lands[s as usize..e as usize])
     }
 
     fn bytes(&self) -> usize {
-        self.text.len() + 8 * self.spans.len() + 64
+        self.bytes + 4 * self.ends.len() + 64
     }
 }
 
-/// The lands of a child's form (none for `!`).
-pub(crate) fn lands_of(child: &str) -> impl Iterator<Item = &str> + '_ {
-    let text = if child == "!" { "" } else { child };
-    text.split('+').filter(|s| !s.is_empty())
-}
-
 /// One shard of the children cache: the lists and their size in bytes.
-type CacheShard = (FxHashMap<Box<str>, Arc<ChildList>>, usize);
+type CacheShard = (FxHashMap<LandForm, Arc<ChildList>>, usize);
 
 /// A bounded cache of children lists: a shard that outgrows its share of the budget is emptied.
 /// Losing entries costs only time.
@@ -198,7 +206,7 @@ impl ChildCache {
         }
     }
 
-    pub(crate) fn get(&self, land: &str) -> Option<Arc<ChildList>> {
+    pub(crate) fn get(&self, land: &LandForm) -> Option<Arc<ChildList>> {
         if self.shard_budget == 0 {
             return None;
         }
@@ -208,11 +216,11 @@ impl ChildCache {
         shard.0.get(land).cloned()
     }
 
-    pub(crate) fn insert(&self, land: &str, list: Arc<ChildList>) {
+    pub(crate) fn insert(&self, land: &LandForm, list: Arc<ChildList>) {
         if self.shard_budget == 0 {
             return;
         }
-        let size = list.bytes() + land.len();
+        let size = list.bytes() + land.as_str().len();
         let mut shard = self.shards[shard_of(land)]
             .write()
             .unwrap_or_else(|e| e.into_inner());
@@ -221,8 +229,10 @@ impl ChildCache {
             shard.1 = 0;
         }
         // An unfinished list is replaced by the longer or complete one.
-        match shard.0.insert(land.into(), list) {
-            Some(old) => shard.1 = (shard.1 + size).saturating_sub(old.bytes() + land.len()),
+        match shard.0.insert(land.clone(), list) {
+            Some(old) => {
+                shard.1 = (shard.1 + size).saturating_sub(old.bytes() + land.as_str().len())
+            }
             None => shard.1 += size,
         }
     }
@@ -239,7 +249,7 @@ pub(crate) struct NumberTable {
 }
 
 /// The 64-bit key of a couple (never 0, which marks an empty slot).
-fn couple_key(land: &str, k: u32) -> u64 {
+fn couple_key(land: &LandForm, k: u32) -> u64 {
     let mut h = FxHasher::default();
     land.hash(&mut h);
     k.hash(&mut h);
@@ -266,7 +276,7 @@ impl NumberTable {
     }
 
     /// The numbers stored for `land + *k`, if its slot holds them.
-    pub(crate) fn get(&self, land: &str, k: u32) -> Option<(u32, u32)> {
+    pub(crate) fn get(&self, land: &LandForm, k: u32) -> Option<(u32, u32)> {
         if self.slots.is_empty() {
             return None;
         }
@@ -282,7 +292,7 @@ impl NumberTable {
     }
 
     /// Stores the numbers of `land + *k` (both in `1..u32::MAX`).
-    pub(crate) fn put(&self, land: &str, k: u32, pn: u32, dn: u32) {
+    pub(crate) fn put(&self, land: &LandForm, k: u32, pn: u32, dn: u32) {
         if self.slots.is_empty() {
             return;
         }

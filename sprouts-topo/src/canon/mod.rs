@@ -28,6 +28,7 @@
 //! the canonical tree's, not lexicographic.
 
 mod direct;
+mod land_form;
 mod presentation;
 mod render;
 mod shape;
@@ -39,6 +40,8 @@ use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::fmt;
 
+use land_form::LandSink;
+pub use land_form::{LandForm, LandFormError};
 pub use shape::{KeyOptions, Mirror};
 use shape::{PackedLand, Shape, ShapeScratch};
 use tree::{Budget, Orient, TreeScratch};
@@ -457,6 +460,19 @@ impl Canonicalizer {
         self.canonical_mode_into(pos, mode, budget, out)
     }
 
+    /// The canonical form of `pos` with GLOP's reductions, as the forms of its lands (sorted;
+    /// none when no move is left) put into `out` (cleared first): the lands of
+    /// [`Canonicalizer::canonical_into`]'s form, made without writing the whole form. Returns
+    /// whether it is exact.
+    pub fn canonical_lands_into(
+        &mut self,
+        pos: &Position,
+        budget: u64,
+        out: &mut Vec<LandForm>,
+    ) -> bool {
+        self.canonical_mode_into(pos, KeyOptions::GLOP, budget, out)
+    }
+
     /// Writes the canonical form of every position of `positions` in turn and hands it to `f`
     /// with the position's index and whether the form is exact: the forms
     /// [`Canonicalizer::canonical_into`] writes one at a time, in the same order, faster over
@@ -510,14 +526,14 @@ impl Canonicalizer {
         self.each_out = out;
     }
 
-    pub(crate) fn canonical_mode_into(
+    pub(crate) fn canonical_mode_into<S: LandSink>(
         &mut self,
         pos: &Position,
         mode: KeyOptions,
         budget: u64,
-        out: &mut String,
+        out: &mut S,
     ) -> bool {
-        out.clear();
+        out.start();
         if mode == KeyOptions::GLOP
             && (self.memo_on || self.small_memo_on)
             && !self.tree.reference
@@ -528,7 +544,7 @@ impl Canonicalizer {
         shape::build(pos, mode, &mut self.shape_scratch, &mut self.shape);
         let n_lands = self.shape.land.len() - 1;
         if n_lands == 0 {
-            out.push('!');
+            out.over();
             return true;
         }
         let mut budget = Budget {
@@ -585,14 +601,11 @@ impl Canonicalizer {
         !budget.exceeded
     }
 
-    /// Writes the lands' forms of `buf` sorted, joined by `+`, into `out`.
-    fn write_sorted_lands(&mut self, out: &mut String) {
+    /// Hands the lands' forms of `buf` to `out`, sorted.
+    fn write_sorted_lands<S: LandSink>(&mut self, out: &mut S) {
         sort_lands(self.buf.as_bytes(), &mut self.lands);
-        for (k, &(s, e)) in self.lands.iter().enumerate() {
-            if k > 0 {
-                out.push('+');
-            }
-            out.push_str(&self.buf[s as usize..e as usize]);
+        for &(s, e) in &self.lands {
+            out.land(&self.buf[s as usize..e as usize]);
         }
     }
 
@@ -603,10 +616,15 @@ impl Canonicalizer {
     /// packed key, named directly or not; the others as [`Canonicalizer::canonical_mode_into`]
     /// remembers them. The lands' forms are sorted by their first eight bytes (kept in the
     /// memory with the text), and copied once, from where they lie, into `out`.
-    fn canonical_packed_into(&mut self, pos: &Position, budget: u64, out: &mut String) -> bool {
+    fn canonical_packed_into<S: LandSink>(
+        &mut self,
+        pos: &Position,
+        budget: u64,
+        out: &mut S,
+    ) -> bool {
         let merge = shape::read_lands(pos, &mut self.shape_scratch, &mut self.packs);
         if self.packs.is_empty() {
-            out.push('!');
+            out.over();
             return true;
         }
         if self.packed_memo.len() >= MEMO_CAP {
@@ -721,16 +739,13 @@ impl Canonicalizer {
                 j -= 1;
             }
         }
-        for (k, t) in texts.iter().enumerate() {
-            if k > 0 {
-                out.push('+');
-            }
+        for t in texts.iter() {
             let from = if t.in_memo {
                 &self.packed_text
             } else {
                 &self.buf
             };
-            out.push_str(&from[t.start as usize..t.end as usize]);
+            out.land(&from[t.start as usize..t.end as usize]);
         }
         !budget.exceeded
     }
