@@ -220,15 +220,17 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             stats: false,
         });
     }
-    let mut jobs: Vec<(String, Position)> = Vec::new();
+    // A position that does not read is reported where its answer would be, and the batch goes
+    // on with the others.
+    let mut jobs: Vec<(String, anyhow::Result<Position>)> = Vec::new();
     if let Some(range) = &args.spots {
         let (a, b) = parse_range(range)?;
         for n in a..=b {
-            jobs.push((format!("{n} spots"), Position::new(n)));
+            jobs.push((format!("{n} spots"), Ok(Position::new(n))));
         }
     }
     for text in &args.positions {
-        jobs.push((text.clone(), read_position(text)?));
+        jobs.push((text.clone(), read_position(text)));
     }
     if jobs.is_empty() {
         bail!("nothing to solve: give positions in GLOP notation or --spots A..=B");
@@ -238,7 +240,26 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
         load_db(&solver, db)?;
     }
     let mut out = std::io::stdout().lock();
+    let mut unread = 0usize;
     for (label, pos) in &jobs {
+        let pos = match pos {
+            Ok(pos) => pos,
+            Err(e) => {
+                unread += 1;
+                if args.json {
+                    writeln!(
+                        out,
+                        "{{\"position\":{},\"error\":{}}}",
+                        json_string(label),
+                        json_string(&format!("{e:#}"))
+                    )?;
+                    out.flush()?;
+                } else {
+                    eprintln!("error: {e:#}");
+                }
+                continue;
+            }
+        };
         let limits = limits(args.nodes, args.time)?;
         let start = Instant::now();
         let outcome: Solved<Outcome> =
@@ -294,6 +315,12 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             "wrote {} losing couples to {}",
             stats.couples,
             path.display()
+        );
+    }
+    if unread > 0 {
+        bail!(
+            "{unread} of {} positions could not be read (reported above)",
+            jobs.len()
         );
     }
     Ok(())

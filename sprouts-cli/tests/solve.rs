@@ -123,6 +123,39 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
+/// A batch with a position that does not read reports it (on standard error, or as a JSON
+/// error record in its place), answers the others, and exits with a failure at the end.
+#[test]
+fn a_bad_position_in_a_batch_is_reported_and_the_rest_solved() {
+    let out = sprouts(&["solve", "0*3", "1aaaa", "0.1a1a.1a2a", "--threads", "1"]);
+    assert!(!out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let labels: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(labels, ["0*3", "0.1a1a.1a2a"], "{text}");
+    assert!(err.contains("cannot read the position `1aaaa`"), "{err}");
+    assert!(
+        err.contains("letter a is met 4 time(s) in its boundary"),
+        "{err}"
+    );
+    assert!(err.contains("1 of 3 positions could not be read"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let out = sprouts(&["solve", "1aaaa", "0*3", "--json", "--threads", "1"]);
+    assert!(!out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("{\"position\":\"1aaaa\",\"error\":\"cannot read"),
+        "{text}"
+    );
+    assert!(lines[1].contains("\"outcome\":\"W\""), "{text}");
+}
+
 #[test]
 fn analyse_prints_form_parts_moves_and_verdict() {
     let text = stdout_ok(&["analyse", "0*4.A|0*4.A+0*2.AB|AB", "--threads", "1"]);
