@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sprouts_ai::impartial::{Nimber, Outcome};
-use sprouts_ai::solver::{Solver, SolverConfig};
+use sprouts_ai::solver::{Solver, SolverConfig, TextFormat};
 use sprouts_ai::{Limits, Solved};
 use sprouts_topo::Position;
 
@@ -25,7 +25,7 @@ pub(crate) struct SolveArgs {
     nimber: bool,
     /// Misère play (the player who cannot move wins): outcomes by misère canonical trees, as
     /// `sprouts misere` does.
-    #[arg(long, conflicts_with_all = ["db", "export", "threads"])]
+    #[arg(long, conflicts_with_all = ["db", "export", "import", "threads"])]
     misere: bool,
     /// Solve the n-spot starts in this range (`A..=B`, `A..B` or `N`).
     #[arg(long, value_name = "RANGE")]
@@ -36,9 +36,19 @@ pub(crate) struct SolveArgs {
     /// A database of proved results: loaded if the file exists, saved after every position.
     #[arg(long, value_name = "FILE")]
     db: Option<PathBuf>,
-    /// Write every losing couple known at the end as text (`L+*k`, GLOP notation) to FILE.
+    /// Write what the tables know at the end to FILE as text, in the `--format` given.
     #[arg(long, value_name = "FILE")]
     export: Option<PathBuf>,
+    /// The format of `--export`: `couples`, every losing couple `L+*k` one a line (GLOP
+    /// notation); `glop` or `spots`, a nimber database as that program writes it
+    /// (`[Positions+Nimber]`, then `LAND NIMBER` lines).
+    #[arg(long, value_enum, default_value_t = ExportFormat::Couples, requires = "export")]
+    format: ExportFormat,
+    /// Read a database of GLOP or SPOTS (text: `[Positions+Nimber]` then `POSITION NIMBER`
+    /// lines, or GLOP's `[WinLoss:Losing_Position]`) into the tables before solving; both
+    /// programs' files are read alike. May be given more than once.
+    #[arg(long, value_name = "FILE")]
+    import: Vec<PathBuf>,
     /// One JSON object per position on standard output.
     #[arg(long)]
     json: bool,
@@ -52,6 +62,17 @@ pub(crate) struct SolveArgs {
     /// proof-number search (same verdicts, other node counts).
     #[arg(long, conflicts_with = "misere")]
     settle_lands: bool,
+}
+
+/// What `sprouts solve --export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// Losing couples `L+*k`, one a line.
+    Couples,
+    /// A nimber database as GLOP writes it.
+    Glop,
+    /// A nimber database as SPOTS writes it.
+    Spots,
 }
 
 /// Arguments of `sprouts analyse`.
@@ -183,6 +204,50 @@ fn save_db(solver: &Solver, path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn import_text(solver: &Solver, path: &Path) -> anyhow::Result<()> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let stats = solver
+        .import_text(BufReader::new(file))
+        .with_context(|| format!("cannot import {}", path.display()))?;
+    eprintln!(
+        "imported {} lands from {} ({} new; {} lines of several lands or none left out)",
+        stats.lands,
+        path.display(),
+        stats.new_lands,
+        stats.left_out
+    );
+    Ok(())
+}
+
+fn export(solver: &Solver, path: &Path, format: ExportFormat) -> anyhow::Result<()> {
+    let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let out = BufWriter::new(file);
+    let what = match format {
+        ExportFormat::Couples => {
+            let stats = solver
+                .export_losing_couples(out)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            format!("{} losing couples", stats.couples)
+        }
+        ExportFormat::Glop | ExportFormat::Spots => {
+            let text = if format == ExportFormat::Glop {
+                TextFormat::Glop
+            } else {
+                TextFormat::Spots
+            };
+            let stats = solver
+                .export_text(out, text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            format!(
+                "{} lands with their nimbers ({} lands with only some couples known left out)",
+                stats.lands, stats.without_nimber
+            )
+        }
+    };
+    eprintln!("wrote {what} to {}", path.display());
+    Ok(())
+}
+
 fn outcome_word(o: Option<Outcome>) -> &'static str {
     match o {
         Some(Outcome::Win) => "W",
@@ -220,25 +285,52 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             stats: false,
         });
     }
-    let mut jobs: Vec<(String, Position)> = Vec::new();
+    // A position that does not read is reported where its answer would be, and the batch goes
+    // on with the others.
+    let mut jobs: Vec<(String, anyhow::Result<Position>)> = Vec::new();
     if let Some(range) = &args.spots {
         let (a, b) = parse_range(range)?;
         for n in a..=b {
-            jobs.push((format!("{n} spots"), Position::new(n)));
+            jobs.push((format!("{n} spots"), Ok(Position::new(n))));
         }
     }
     for text in &args.positions {
-        jobs.push((text.clone(), read_position(text)?));
+        jobs.push((text.clone(), read_position(text)));
     }
-    if jobs.is_empty() {
+    if jobs.is_empty() && args.import.is_empty() && args.export.is_none() {
         bail!("nothing to solve: give positions in GLOP notation or --spots A..=B");
     }
     let solver = make_solver(args.threads, args.settle_lands)?;
     if let Some(db) = &args.db {
         load_db(&solver, db)?;
     }
+    for path in &args.import {
+        import_text(&solver, path)?;
+    }
+    if let (Some(db), false) = (&args.db, args.import.is_empty()) {
+        save_db(&solver, db)?;
+    }
     let mut out = std::io::stdout().lock();
+    let mut unread = 0usize;
     for (label, pos) in &jobs {
+        let pos = match pos {
+            Ok(pos) => pos,
+            Err(e) => {
+                unread += 1;
+                if args.json {
+                    writeln!(
+                        out,
+                        "{{\"position\":{},\"error\":{}}}",
+                        json_string(label),
+                        json_string(&format!("{e:#}"))
+                    )?;
+                    out.flush()?;
+                } else {
+                    eprintln!("error: {e:#}");
+                }
+                continue;
+            }
+        };
         let limits = limits(args.nodes, args.time)?;
         let start = Instant::now();
         let outcome: Solved<Outcome> =
@@ -285,15 +377,12 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
         }
     }
     if let Some(path) = &args.export {
-        let file =
-            File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-        let stats = solver
-            .export_losing_couples(BufWriter::new(file))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        eprintln!(
-            "wrote {} losing couples to {}",
-            stats.couples,
-            path.display()
+        export(&solver, path, args.format)?;
+    }
+    if unread > 0 {
+        bail!(
+            "{unread} of {} positions could not be read (reported above)",
+            jobs.len()
         );
     }
     Ok(())

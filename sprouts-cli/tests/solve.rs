@@ -123,6 +123,102 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
+/// Databases of GLOP and SPOTS written by hand are read into the tables (answering without
+/// search), stored in the solver's own database, and written back in either format.
+#[test]
+fn glop_and_spots_databases_are_imported_and_exported() {
+    let dir = std::env::temp_dir().join(format!("sprouts-import-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let glop = dir.join("glop.txt");
+    let spots = dir.join("spots.txt");
+    let db = dir.join("db.bin");
+    std::fs::write(&glop, "[Positions+Nimber]\n0*2 0\n0*3 1\n0*4 1\n0*5 1\n").unwrap();
+    std::fs::write(&spots, "[Positions+Nimber]\n0*2.1a1a.1a2a 2\n").unwrap();
+    let p = |x: &std::path::Path| x.to_str().unwrap().to_string();
+    let text = stdout_ok(&[
+        "solve",
+        "--spots",
+        "5",
+        "0*2.1a1a.1b2b",
+        "--nimber",
+        "--threads",
+        "1",
+        "--import",
+        &p(&glop),
+        "--import",
+        &p(&spots),
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("5 spots\tW\tnimber 1\t0 nodes"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("0*2.1a1a.1b2b\tW\tnimber 2\t0 nodes"),
+        "{text}"
+    );
+    // Imported into the solver's database, with nothing to solve; then exported both ways.
+    stdout_ok(&["solve", "--import", &p(&spots), "--db", &p(&db)]);
+    let out_glop = dir.join("out-glop.txt");
+    let out_spots = dir.join("out-spots.txt");
+    for (out, format) in [(&out_glop, "glop"), (&out_spots, "spots")] {
+        stdout_ok(&[
+            "solve",
+            "--db",
+            &p(&db),
+            "--export",
+            &p(out),
+            "--format",
+            format,
+        ]);
+    }
+    let g = std::fs::read_to_string(&out_glop).unwrap();
+    let s = std::fs::read_to_string(&out_spots).unwrap();
+    assert_eq!(g, "[Positions+Nimber]\n0*2.1a1a.1b2b 2\n");
+    assert_eq!(s, "[Positions+Nimber]\n0*2.1a1a.1a2a 2\n");
+    // A file that is not a database is refused with a message.
+    let out = sprouts(&["solve", "0*2", "--import", &p(&db)]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot import"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A batch with a position that does not read reports it (on standard error, or as a JSON
+/// error record in its place), answers the others, and exits with a failure at the end.
+#[test]
+fn a_bad_position_in_a_batch_is_reported_and_the_rest_solved() {
+    let out = sprouts(&["solve", "0*3", "1aaaa", "0.1a1a.1a2a", "--threads", "1"]);
+    assert!(!out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let labels: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(labels, ["0*3", "0.1a1a.1a2a"], "{text}");
+    assert!(err.contains("cannot read the position `1aaaa`"), "{err}");
+    assert!(
+        err.contains("letter a is met 4 time(s) in its boundary"),
+        "{err}"
+    );
+    assert!(err.contains("1 of 3 positions could not be read"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let out = sprouts(&["solve", "1aaaa", "0*3", "--json", "--threads", "1"]);
+    assert!(!out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("{\"position\":\"1aaaa\",\"error\":\"cannot read"),
+        "{text}"
+    );
+    assert!(lines[1].contains("\"outcome\":\"W\""), "{text}");
+}
+
 #[test]
 fn analyse_prints_form_parts_moves_and_verdict() {
     let text = stdout_ok(&["analyse", "0*4.A|0*4.A+0*2.AB|AB", "--threads", "1"]);

@@ -71,7 +71,8 @@ pub fn land_form_parse(data: &[u8]) -> bool {
 }
 
 /// Parsing never panics; a parsed position keeps its invariants, writes to a text that reads back
-/// as the same position, and its canonical form is a fixed point.
+/// as the same position (written GLOP's way and SPOTS's way), and its canonical form is a fixed
+/// point.
 pub fn notation_roundtrip(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -90,6 +91,11 @@ pub fn notation_roundtrip(data: &[u8]) {
             });
             assert_eq!(q, p, "{text:?} -> {written:?} reads as another position");
             assert_eq!(q.to_glop(), written, "writing is not stable for {text:?}");
+            let spots = notation::write_spots(&p);
+            let r = notation::parse(&spots).unwrap_or_else(|e| {
+                panic!("{text:?} was written SPOTS's way as {spots:?}, which does not read: {e}")
+            });
+            assert_eq!(r, p, "{text:?} -> {spots:?} reads as another position");
             if p.spot_count() <= 64 {
                 let c = p.canonical();
                 let back = notation::parse(c.as_str()).unwrap_or_else(|e| {

@@ -19,8 +19,28 @@
 //!
 //! GLOP 1.0 wrote terminators instead of separators (`.` ends a boundary, `}` a region, `]` a land,
 //! `!` the position: `12.AB.}AB.}]0.2ABC.}0.1ab1bc2ca.ACB.}]!`); [`parse`] reads that too. GLOP's
-//! letters `o`..`z` (and `n(k)`) for a spot met on two boundaries of one region occur only on
-//! other surfaces than the sphere; they are read, and rejected by the position's rules.
+//! letters `o`..`z` for a spot met on two boundaries of one region occur only on other surfaces
+//! than the sphere; they are read, and rejected by the position's rules.
+//!
+//! # Reading what SPOTS writes
+//!
+//! Čížek, Balko and Schmid's SPOTS writes the same notation with two differences, and [`parse`]
+//! reads both:
+//!
+//! * SPOTS names lower-case letters per *boundary*, restarting at `a` on every boundary, so one
+//!   region may hold two different spots both written `a` (`1a1a.1a2a`). The reader therefore
+//!   pairs a lower-case letter's two occurrences within its boundary. This reads GLOP's letters
+//!   too: the two corners of a 1-life spot met twice in one region always lie on one boundary (a
+//!   spot lies on one connected piece of the drawing, and a region meets each piece along one
+//!   boundary), so a letter that GLOP names once per region is met twice on one boundary. A
+//!   lower-case letter met once, or three or more times, in its boundary cannot be paired and
+//!   is an error naming it and where it is.
+//! * Past the 25 compact upper-case letters SPOTS writes `n(26)`, `n(27)`, ... where GLOP
+//!   writes `Z(26)`, ...; the reader takes `n(k)` as the upper-case letter `Z(k)`. (GLOP's own
+//!   `n(k)`, the extended form of `o`..`z`, occurs only on other surfaces.)
+//!
+//! [`write`] writes letters GLOP's way, which both programs read; [`write_spots`] writes them
+//! SPOTS's way.
 //!
 //! References: J. Lemoine, S. Viennot, GLOP manual 2.2 (sprouts.tuxfamily.org); D. Applegate,
 //! G. Jacobson, D. Sleator, "Computer Analysis of Sprouts", CMU-CS-91-144, 1991.
@@ -87,7 +107,8 @@ pub enum ParseErrorKind {
         letter: String,
         /// How often it is met.
         count: usize,
-        /// "region" for lower-case letters, "land" for upper-case ones.
+        /// "boundary" for lower-case letters, "region" for GLOP's other-surface letters
+        /// `o`..`z`, "land" for upper-case ones.
         scope: &'static str,
     },
     /// The text describes no position: it breaks a rule every position keeps.
@@ -100,7 +121,7 @@ pub enum ParseErrorKind {
 enum Sym {
     /// `0`, `1`, `2` or `3`.
     Digit(u8),
-    /// A letter: its kind (0 for `a`..`l`/`m(k)`, 1 for `z`..`o`/`n(k)`, 2 for `A`..`Y`/`Z(k)`)
+    /// A letter: its kind (0 for `a`..`l`/`m(k)`, 1 for `z`..`o`, 2 for `A`..`Y`/`Z(k)`/`n(k)`)
     /// and its 1-based number.
     Letter(u8, u32),
 }
@@ -185,11 +206,8 @@ impl Parser<'_> {
                     return Err(self.err("`)`"));
                 }
                 self.i += 1;
-                let kind = match c {
-                    b'm' => 0,
-                    b'n' => 1,
-                    _ => 2,
-                };
+                // `n(k)` is SPOTS's extended upper-case letter (see the module documentation).
+                let kind = if c == b'm' { 0 } else { 2 };
                 return Ok(Some(Sym::Letter(kind, n)));
             }
             b'@' | b'{' => {
@@ -397,15 +415,19 @@ fn build(w: &Written) -> Result<Position, ParseError> {
             written_land[r] = l;
         }
     }
-    // Letters: key (kind, number, scope) -> occurrences (region, symbol index).
+    // Letters: key (kind, number, scope) -> occurrences (region, symbol index). Lower-case
+    // letters are paired within their boundary, GLOP's other-surface letters within their
+    // region, upper-case letters within their land (see the module documentation).
     let mut letters: FxHashMap<(u8, u32, usize), Vec<(usize, usize)>> = FxHashMap::default();
-    let mut sym_region = vec![0usize; w.syms.len()];
     for r in 0..n_regions {
         for b in w.reg[r]..w.reg[r + 1] {
             for k in w.bnd[b]..w.bnd[b + 1] {
-                sym_region[k] = r;
                 if let (Sym::Letter(kind, n), _) = w.syms[k] {
-                    let scope = if kind == 2 { written_land[r] } else { r };
+                    let scope = match kind {
+                        0 => b,
+                        1 => r,
+                        _ => written_land[r],
+                    };
                     letters.entry((kind, n, scope)).or_default().push((r, k));
                 }
             }
@@ -419,7 +441,11 @@ fn build(w: &Written) -> Result<Position, ParseError> {
             kind: ParseErrorKind::LetterCount {
                 letter: letter_text(*kind, *n),
                 count: occ.len(),
-                scope: if *kind == 2 { "land" } else { "region" },
+                scope: match kind {
+                    0 => "boundary",
+                    1 => "region",
+                    _ => "land",
+                },
             },
         });
     }
@@ -518,21 +544,7 @@ fn problem_offset(problem: &SetupProblem, w: &Written, spot_of: &[u32], order: &
 /// the `i`-th letter (a 1-life spot met twice).
 pub(crate) const LABEL: u32 = 4;
 
-/// Positions flattened for writing: tokens per boundary, boundaries per region, regions per land.
-pub(crate) struct Flat<'a> {
-    /// The tokens (see [`LABEL`]).
-    pub(crate) toks: &'a [u32],
-    /// Boundary `b` is `toks[bnd[b]..bnd[b + 1]]`.
-    pub(crate) bnd: &'a [u32],
-    /// Region `r` is the boundaries `reg[r]..reg[r + 1]`.
-    pub(crate) reg: &'a [u32],
-    /// Land `l` is the regions `land[l]..land[l + 1]`.
-    pub(crate) land: &'a [u32],
-    /// The number of distinct labels.
-    pub(crate) labels: usize,
-}
-
-/// Scratch space for [`write_flat`]: what is known of each label (one record per label, so that
+/// Scratch space for [`write_lands`]: what is known of each label (one record per label, so that
 /// one table is reset per call and one lookup finds all).
 #[derive(Default)]
 pub(crate) struct WriteScratch {
@@ -558,23 +570,23 @@ impl LabelState {
     };
 }
 
-/// Writes flattened lands in GLOP notation into `out` (the empty position is `!`).
-pub(crate) fn write_flat(flat: &Flat<'_>, scratch: &mut WriteScratch, out: &mut String) {
-    let (toks, bnd) = (flat.toks, flat.bnd);
-    write_lands(
-        flat.land,
-        flat.reg,
-        flat.labels,
-        |b| &toks[bnd[b] as usize..bnd[b + 1] as usize],
-        scratch,
-        out,
-    );
-}
-
 /// Writes lands in GLOP notation into `out` (the empty position is `!`): land `l` is the regions
 /// `land[l]..land[l + 1]`, region `r` the boundaries `reg[r]..reg[r + 1]`, and boundary `b` the
 /// tokens `boundary(b)` (see [`LABEL`]; `labels` distinct labels).
 pub(crate) fn write_lands<'t>(
+    land: &[u32],
+    reg: &[u32],
+    labels: usize,
+    boundary: impl Fn(usize) -> &'t [u32],
+    scratch: &mut WriteScratch,
+    out: &mut String,
+) {
+    write_lands_styled::<false>(land, reg, labels, boundary, scratch, out);
+}
+
+/// [`write_lands`], with letters named GLOP's way (`SPOTS == false`) or SPOTS's way (lower-case
+/// letters restarted on every boundary, extended upper-case letters written `n(k)`).
+fn write_lands_styled<'t, const SPOTS: bool>(
     land: &[u32],
     reg: &[u32],
     labels: usize,
@@ -621,7 +633,7 @@ pub(crate) fn write_lands<'t>(
     }
     let ext_lower = max_lower > COMPACT_LOWER;
     let ext_upper = max_upper > COMPACT_UPPER;
-    write_named(land, reg, boundary, states, ext_lower, ext_upper, out);
+    write_named::<SPOTS>(land, reg, boundary, states, ext_lower, ext_upper, out);
 }
 
 /// [`write_lands`] for lands whose letters' cases are known, and few enough to need no extended
@@ -645,13 +657,14 @@ pub(crate) fn write_lands_cased<'t>(
         lower,
         ..LabelState::FRESH
     }));
-    write_named(land, reg, boundary, &mut scratch.labels, false, false, out);
+    write_named::<false>(land, reg, boundary, &mut scratch.labels, false, false, out);
 }
 
 /// The writing pass of [`write_lands`], the labels' cases known: names letters in order of first
-/// appearance (upper case per land, lower case per region) as it writes them.
+/// appearance (upper case per land, lower case per region, or per boundary when `SPOTS`) as it
+/// writes them.
 #[inline(always)]
-fn write_named<'t>(
+fn write_named<'t, const SPOTS: bool>(
     land: &[u32],
     reg: &[u32],
     boundary: impl Fn(usize) -> &'t [u32],
@@ -676,6 +689,9 @@ fn write_named<'t>(
             let mut first = true;
             while b < be {
                 let toks = boundary(b);
+                if SPOTS {
+                    next_lower = 0;
+                }
                 if !first {
                     out.push('.');
                 }
@@ -714,7 +730,8 @@ fn write_named<'t>(
                     if st.lower {
                         push_letter(out, b'a', b'm', st.name, ext_lower);
                     } else {
-                        push_letter(out, b'A', b'Z', st.name, ext_upper);
+                        let ext = if SPOTS { b'n' } else { b'Z' };
+                        push_letter(out, b'A', ext, st.name, ext_upper);
                     }
                 }
                 b += 1;
@@ -761,6 +778,27 @@ pub(crate) fn push_letter(out: &mut String, first: u8, ext: u8, n: u32, extended
 /// runs of two or more lone seeds are written `0*n`, stumps `3`, and the empty position `!`.
 /// Nothing is dropped or reduced: see [`Position::canonical`] for that.
 pub fn write(pos: &Position) -> String {
+    write_styled::<false>(pos)
+}
+
+/// Writes a position as SPOTS writes it: as [`write()`] does, except that lower-case letters are
+/// named afresh on every boundary (`1a1a.1a2a`) and upper-case letters past `Y` are written
+/// `n(26)`, `n(27)`, ... [`parse`] reads the text back as the same position.
+///
+/// # Examples
+///
+/// ```
+/// use sprouts_topo::notation;
+/// let p = notation::parse("0.1a1a.1b2b").unwrap();
+/// assert_eq!(notation::write_spots(&p), "0.1a1a.1a2a");
+/// assert_eq!(notation::parse("0.1a1a.1a2a").unwrap(), p);
+/// ```
+pub fn write_spots(pos: &Position) -> String {
+    write_styled::<true>(pos)
+}
+
+/// [`write()`] or [`write_spots`].
+fn write_styled<const SPOTS: bool>(pos: &Position) -> String {
     let occ = pos.occurrences();
     // Letters: spots with one life met twice.
     let mut label = vec![u32::MAX; pos.lives.len()];
@@ -824,15 +862,15 @@ pub fn write(pos: &Position) -> String {
     if nr > 0 {
         land.push(reg.len() as u32 - 1);
     }
-    let flat = Flat {
-        toks: &toks,
-        bnd: &bnd,
-        reg: &reg,
-        land: &land,
-        labels: labels as usize,
-    };
     let mut out = String::new();
-    write_flat(&flat, &mut WriteScratch::default(), &mut out);
+    write_lands_styled::<SPOTS>(
+        &land,
+        &reg,
+        labels as usize,
+        |b| &toks[bnd[b] as usize..bnd[b + 1] as usize],
+        &mut WriteScratch::default(),
+        &mut out,
+    );
     out
 }
 
@@ -957,10 +995,159 @@ mod tests {
             parse("01").unwrap_err().kind(),
             ParseErrorKind::Invalid(_)
         ));
-        // Letters on two boundaries of one region.
+        // A lower-case letter on two boundaries of one region: met once in each boundary.
+        fails_at("aA.aA", 0);
         assert!(matches!(
             parse("aA.aA").unwrap_err().kind(),
-            ParseErrorKind::Invalid(_)
+            ParseErrorKind::LetterCount {
+                count: 1,
+                scope: "boundary",
+                ..
+            }
         ));
+    }
+
+    #[track_caller]
+    fn letter_count_at(s: &str, offset: usize, letter: &str, count: usize, scope: &str) {
+        let e = parse(s).expect_err(s);
+        assert_eq!(e.offset(), offset, "{s}: {e}");
+        match e.kind() {
+            ParseErrorKind::LetterCount {
+                letter: l,
+                count: c,
+                scope: sc,
+            } => assert_eq!((l.as_str(), *c, *sc), (letter, count, scope), "{s}: {e}"),
+            other => panic!("{s}: {other}"),
+        }
+    }
+
+    /// SPOTS restarts lower-case letters on every boundary: two spots written `a` in one region
+    /// are two spots, each met twice on its own boundary.
+    #[test]
+    fn lower_case_letters_are_paired_per_boundary() {
+        let spots = parse("0.1a1a.1a2a").unwrap();
+        let glop = parse("0.1a1a.1b2b").unwrap();
+        assert_eq!(spots, glop);
+        assert_eq!(write(&spots), "0.1a1a.1b2b");
+        assert_eq!(write_spots(&glop), "0.1a1a.1a2a");
+        // Two boundaries each meeting a 1-life spot twice, in a land with upper-case letters.
+        let p = parse("1a1a.1a1a.AB|AB").unwrap();
+        assert_eq!(write(&p), "1a1a.1b1b.AB|AB");
+        assert_eq!(p.spot_count(), 8);
+        // The same letter on three boundaries of one region, and on the terminator form.
+        let q = parse("2a2a.1a1a.1a2a").unwrap();
+        assert_eq!(write(&q), "2a2a.1b1b.1c2c");
+        assert_eq!(parse("1a1a.1a2a.}]!").unwrap(), parse("1a1a.1b2b").unwrap());
+    }
+
+    /// A lower-case letter that cannot be paired within its boundary is an error naming the
+    /// letter, how often it is met there, and where its first occurrence is.
+    #[test]
+    fn unpairable_letters_are_errors_naming_the_place() {
+        letter_count_at("1aaaa", 1, "a", 4, "boundary");
+        letter_count_at("1a1a.1a2", 6, "a", 1, "boundary");
+        letter_count_at("0.1a1b1a.1b", 5, "b", 1, "boundary");
+        letter_count_at("1a1a.1aa1a", 6, "a", 3, "boundary");
+        letter_count_at("0*2+AB|AB+AB", 10, "A", 1, "land");
+        letter_count_at("1m(13)1m(13)m(13)", 1, "m(13)", 3, "boundary");
+    }
+
+    /// Past `Y`, SPOTS writes upper-case letters `n(26)`, GLOP `Z(26)`; both read the same.
+    #[test]
+    fn extended_upper_case_letters_both_ways() {
+        let names: Vec<String> = (1..=26).map(|k| letter_text(2, k)).collect();
+        let inner = names.concat();
+        let outer: String = names.iter().rev().map(String::as_str).collect();
+        let p = parse(&format!("{inner}|{outer}")).unwrap();
+        let glop = write(&p);
+        let spots = write_spots(&p);
+        assert!(
+            glop.starts_with("Z(1)Z(2)") && glop.contains("Z(26)"),
+            "{glop}"
+        );
+        assert!(
+            spots.starts_with("n(1)n(2)") && spots.contains("n(26)"),
+            "{spots}"
+        );
+        assert_eq!(parse(&glop).unwrap(), p);
+        assert_eq!(parse(&spots).unwrap(), p);
+        assert_eq!(write(&parse("n(1)n(2)|n(1)n(2)").unwrap()), "AB|AB");
+    }
+
+    /// Relabels a GLOP text the way SPOTS names lower-case letters: afresh on every boundary,
+    /// in order of first appearance. Written on the text alone (not through the writer), as an
+    /// independent check of [`write_spots`].
+    fn restart_lower_letters_per_boundary(text: &str) -> String {
+        let mut out = String::new();
+        let mut names: Vec<(String, usize)> = Vec::new();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            let letter = match c {
+                b'a'..=b'l' => Some(((c as char).to_string(), i + 1)),
+                b'm' => {
+                    let end = i + text[i..].find(')').unwrap() + 1;
+                    Some((text[i..end].to_string(), end))
+                }
+                _ => None,
+            };
+            match letter {
+                Some((name, next)) => {
+                    let k = match names.iter().position(|(n, _)| *n == name) {
+                        Some(k) => k,
+                        None => {
+                            names.push((name, 0));
+                            names.len() - 1
+                        }
+                    };
+                    names[k].1 += 1;
+                    out.push_str(&letter_text(0, k as u32 + 1));
+                    i = next;
+                }
+                None => {
+                    if matches!(c, b'.' | b'|' | b'+') {
+                        names.clear();
+                    }
+                    out.push(c as char);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Exhaustive over the positions reachable from 1 to 5 seeds (each written as it stands,
+    /// stumps and all): the text with lower-case letters restarted per boundary reads as the
+    /// position GLOP's text reads as (spots numbered alike), with the canonical form of the
+    /// position played, and is what [`write_spots`] writes.
+    #[test]
+    fn per_boundary_letters_read_as_the_same_game_exhaustively() {
+        let mut positions = 0;
+        let mut reused = 0;
+        for n in 1..=5 {
+            for p in crate::reachable_positions(n, usize::MAX) {
+                let glop = write(&p);
+                let spots = restart_lower_letters_per_boundary(&glop);
+                assert_eq!(write_spots(&p), spots, "{glop}");
+                let q = parse(&spots).unwrap_or_else(|e| panic!("{spots} (from {glop}): {e}"));
+                assert_eq!(q, parse(&glop).unwrap(), "{spots} (from {glop})");
+                assert_eq!(q.canonical(), p.canonical(), "{spots} (from {glop})");
+                positions += 1;
+                // Regions where SPOTS's text uses one lower-case letter for two spots.
+                if spots
+                    .split(['|', '+'])
+                    .any(|region| region.split('.').filter(|b| b.contains('a')).count() >= 2)
+                {
+                    reused += 1;
+                }
+            }
+        }
+        assert!(positions > 19_000, "{positions} positions");
+        assert!(
+            reused > 100,
+            "only {reused} positions reuse a letter in a region"
+        );
+        eprintln!("{positions} positions, {reused} with a letter reused in a region");
     }
 }

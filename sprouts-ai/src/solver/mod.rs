@@ -18,10 +18,11 @@
 //! text. That table is never lossy: it holds
 //! only proved facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search
 //! stopped by its [`Limits`] leaves only true facts behind and returns an unknown value. It can be
-//! saved, loaded and merged ([`Solver::save`], [`Solver::load`]) and written as text
-//! ([`Solver::export_losing_couples`]). Two bounded, lossy tables speed the search up: the proof
-//! and disproof numbers of couples searched but not proved, and the children of recently
-//! expanded lands.
+//! saved, loaded and merged ([`Solver::save`], [`Solver::load`]), written as text
+//! ([`Solver::export_losing_couples`]), and read from and written as the nimber databases of
+//! GLOP and SPOTS ([`Solver::import_text`], [`Solver::export_text`]). Two bounded, lossy tables
+//! speed the search up: the proof and disproof numbers of couples searched but not proved, and
+//! the children of recently expanded lands.
 //!
 //! With one thread the search is deterministic: the same calls on a fresh solver expand the same
 //! nodes. With more, the moves of each couple searched from the top are searched in parallel
@@ -45,6 +46,7 @@
 
 mod bench;
 mod db;
+mod interchange;
 mod search;
 mod table;
 
@@ -57,6 +59,12 @@ use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
 pub use bench::{BENCH_CASES, BenchCase, BenchError, BenchReport, run_bench_cases};
 pub use db::{DbError, ExportStats, LoadStats, MAGIC, VERSION};
+#[doc(hidden)]
+pub use interchange::check_text_import;
+pub use interchange::{
+    ImportStats, InterchangeError, LOSING_HEADER, MISERE_HEADER, NIMBER_HEADER, TextExportStats,
+    TextFormat,
+};
 use search::Search;
 use table::{ChildCache, FactTable, NumberTable};
 

@@ -1,0 +1,467 @@
+//! The `sprouts` Python module: positions in GLOP notation, the normal-play solver with its
+//! databases, misère outcomes and saved-game records, for researchers who work in Python.
+//!
+//! Every search takes optional limits (`nodes`, `seconds`) and answers `None` when they run out
+//! ("unknown", never a guess); the interpreter lock is released while it runs, so other Python
+//! threads go on. Errors are Python exceptions: [`NotationError`] (a `ValueError`, with the byte
+//! `offset` of the problem), [`DatabaseError`], [`GameRecordError`] (a `ValueError`), and
+//! `OSError` for files. How to build and use it: `docs/python.md`.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::time::{Duration, Instant};
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use sprouts_ai::impartial::{Nimber, Outcome};
+use sprouts_ai::misere_play::MisereSproutsSolver;
+use sprouts_ai::solver::{DbError, InterchangeError, Solver, SolverConfig, TextFormat};
+use sprouts_ai::{Limits, Solved};
+use sprouts_draw::SavedGame;
+use sprouts_topo::{ParseError, Position, notation};
+
+create_exception!(
+    sprouts,
+    NotationError,
+    PyValueError,
+    "A text is not a position in GLOP notation; `offset` is the byte where the problem is."
+);
+create_exception!(
+    sprouts,
+    DatabaseError,
+    PyException,
+    "A database could not be read, written or merged (bad file, or facts that contradict)."
+);
+create_exception!(
+    sprouts,
+    GameRecordError,
+    PyValueError,
+    "A saved game could not be read or replayed."
+);
+
+/// A [`ParseError`] as a `NotationError` carrying its offset.
+fn notation_error(py: Python<'_>, e: &ParseError) -> PyErr {
+    let err = NotationError::new_err(e.to_string());
+    // Setting an attribute on a fresh exception object cannot fail; if it did, the message
+    // still says where.
+    let _ = err.value(py).setattr("offset", e.offset());
+    err
+}
+
+fn db_error(e: DbError) -> PyErr {
+    match e {
+        DbError::Io(io) => io.into(),
+        other => DatabaseError::new_err(other.to_string()),
+    }
+}
+
+fn interchange_error(e: InterchangeError) -> PyErr {
+    match e {
+        InterchangeError::Io(io) => io.into(),
+        InterchangeError::Db(db) => db_error(db),
+        other => DatabaseError::new_err(other.to_string()),
+    }
+}
+
+/// The limits of one search: `nodes` expanded and `seconds` of wall time, each optional.
+fn limits(nodes: Option<u64>, seconds: Option<f64>) -> PyResult<Limits> {
+    let mut limits = Limits::none();
+    limits.nodes = nodes;
+    if let Some(s) = seconds {
+        if !(s.is_finite() && s >= 0.0) {
+            return Err(PyValueError::new_err(
+                "seconds must be a non-negative number",
+            ));
+        }
+        limits.deadline = Instant::now().checked_add(Duration::from_secs_f64(s.min(1e9)));
+    }
+    Ok(limits)
+}
+
+fn outcome_word(o: Option<Outcome>) -> Option<&'static str> {
+    o.map(|o| match o {
+        Outcome::Win => "W",
+        Outcome::Loss => "L",
+    })
+}
+
+/// A position of Sprouts (the regions, their boundaries, the spots and their lives).
+///
+/// `Position("0*8.AB|0*3.AB")` reads GLOP notation (and SPOTS's, whose lower-case letters
+/// restart on every boundary); `Position.start(n)` is the n-spot start.
+#[pyclass(module = "sprouts", name = "Position", frozen, eq)]
+#[derive(Clone, PartialEq)]
+struct PyPosition {
+    inner: Position,
+}
+
+/// A position given as a `Position` or as text in GLOP notation.
+fn position_arg(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(p) = obj.cast::<PyPosition>() {
+        return Ok(p.get().inner.clone());
+    }
+    let text: String = obj.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("a position is a sprouts.Position or a str")
+    })?;
+    Position::parse_glop(&text).map_err(|e| notation_error(py, &e))
+}
+
+#[pymethods]
+impl PyPosition {
+    /// Reads a position in GLOP notation; raises `NotationError` if it is not one.
+    #[new]
+    fn new(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Position::parse_glop(text)
+            .map(|inner| PyPosition { inner })
+            .map_err(|e| notation_error(py, &e))
+    }
+
+    /// The start with `n` seeds.
+    #[staticmethod]
+    fn start(n: u32) -> PyResult<Self> {
+        if n > 1000 {
+            return Err(PyValueError::new_err(format!(
+                "{n} spots is more than this module is meant for"
+            )));
+        }
+        Ok(PyPosition {
+            inner: Position::new(n),
+        })
+    }
+
+    /// The canonical form: equal games (up to renumbering and mirror image) give equal text.
+    fn canonical(&self) -> String {
+        self.inner.canonical().into_string()
+    }
+
+    /// The position in GLOP notation as it stands (nothing reduced).
+    fn glop(&self) -> String {
+        notation::write(&self.inner)
+    }
+
+    /// The position as SPOTS writes it (lower-case letters restarted on every boundary).
+    fn spots(&self) -> String {
+        notation::write_spots(&self.inner)
+    }
+
+    /// The independent parts (lands) of the position, each a position of its own.
+    fn parts(&self) -> Vec<PyPosition> {
+        self.inner
+            .lands()
+            .into_iter()
+            .map(|inner| PyPosition { inner })
+            .collect()
+    }
+
+    /// The canonical forms of the lands of the canonical form.
+    fn lands(&self) -> Vec<String> {
+        self.inner.canonical().lands().map(str::to_string).collect()
+    }
+
+    /// The canonical forms of the positions one move away, each once.
+    fn children(&self, py: Python<'_>) -> Vec<String> {
+        let inner = &self.inner;
+        py.detach(|| {
+            inner
+                .distinct_children()
+                .into_iter()
+                .map(|c| c.into_string())
+                .collect()
+        })
+    }
+
+    /// The number of spots.
+    #[getter]
+    fn spot_count(&self) -> usize {
+        self.inner.spot_count()
+    }
+
+    /// The number of regions.
+    #[getter]
+    fn region_count(&self) -> usize {
+        self.inner.region_count()
+    }
+
+    /// The lives left in the position.
+    #[getter]
+    fn lives(&self) -> u32 {
+        self.inner.total_lives()
+    }
+
+    /// Whether no move is left.
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+
+    fn __str__(&self) -> String {
+        notation::write(&self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position({:?})", notation::write(&self.inner))
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        notation::write(&self.inner).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The normal-play solver: outcomes, nimbers and couples `P + *k`, with tables of proved facts
+/// that grow across calls and can be saved, loaded, merged, and read from or written as the
+/// nimber databases of GLOP and SPOTS.
+#[pyclass(module = "sprouts", name = "Solver", frozen)]
+struct PySolver {
+    inner: Solver,
+}
+
+#[pymethods]
+impl PySolver {
+    /// `threads` workers (default 1: deterministic node counts); `cache_mb` megabytes for the
+    /// cache of children lists.
+    #[new]
+    #[pyo3(signature = (threads = 1, cache_mb = 256))]
+    fn new(threads: usize, cache_mb: usize) -> PyResult<Self> {
+        if threads == 0 {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        Ok(PySolver {
+            inner: Solver::new(SolverConfig {
+                threads,
+                child_cache_bytes: cache_mb.saturating_mul(1 << 20),
+                ..SolverConfig::default()
+            }),
+        })
+    }
+
+    /// `"W"` if the player to move wins, `"L"` if they lose, `None` if the limits ran out first.
+    #[pyo3(signature = (position, nodes = None, seconds = None))]
+    fn outcome(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        nodes: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<&'static str>> {
+        let pos = position_arg(py, position)?;
+        let limits = limits(nodes, seconds)?;
+        let solver = &self.inner;
+        let r: Solved<Outcome> = py.detach(|| solver.outcome(&pos, &limits));
+        Ok(outcome_word(r.value))
+    }
+
+    /// The nimber, or `None` if the limits ran out first.
+    #[pyo3(signature = (position, nodes = None, seconds = None))]
+    fn nimber(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        nodes: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<u32>> {
+        let pos = position_arg(py, position)?;
+        let limits = limits(nodes, seconds)?;
+        let solver = &self.inner;
+        let r: Solved<Nimber> = py.detach(|| solver.nimber(&pos, &limits));
+        Ok(r.value.map(|n| n.0))
+    }
+
+    /// The outcome of the couple `position + *heap` (a nim heap beside it), or `None`.
+    #[pyo3(signature = (position, heap, nodes = None, seconds = None))]
+    fn couple(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        heap: u32,
+        nodes: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<&'static str>> {
+        let pos = position_arg(py, position)?;
+        let limits = limits(nodes, seconds)?;
+        let solver = &self.inner;
+        let r = py.detach(|| solver.couple_outcome(&pos, Nimber(heap), &limits));
+        Ok(outcome_word(r.value))
+    }
+
+    /// The nimber of the land with this canonical form, if the tables know it.
+    fn known_nimber(&self, land: &str) -> Option<u32> {
+        self.inner.known_nimber(land).map(|n| n.0)
+    }
+
+    /// Nodes expanded by all searches so far.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.inner.nodes_expanded()
+    }
+
+    /// The number of lands with proved facts.
+    fn __len__(&self) -> usize {
+        self.inner.table_len()
+    }
+
+    /// Writes the tables to a database file (the solver's own binary format).
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let file = File::create(&path)?;
+        let solver = &self.inner;
+        py.detach(|| solver.save(BufWriter::new(file)))
+            .map_err(db_error)
+    }
+
+    /// Reads a database file into the tables; returns `(entries, new_lands)`. A bad file, or
+    /// one that contradicts the tables, raises `DatabaseError` and changes nothing.
+    fn load(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<(usize, usize)> {
+        let file = File::open(&path)?;
+        let solver = &self.inner;
+        let stats = py
+            .detach(|| solver.load(BufReader::new(file)))
+            .map_err(db_error)?;
+        Ok((stats.entries, stats.new_lands))
+    }
+
+    /// Adds the facts of another solver to this one's tables (`DatabaseError` if they
+    /// contradict; nothing is changed then).
+    fn merge(&self, py: Python<'_>, other: &PySolver) -> PyResult<()> {
+        let (a, b) = (&self.inner, &other.inner);
+        py.detach(|| a.merge_from(b)).map_err(db_error)
+    }
+
+    /// The lands whose nimbers are known, as a nimber database of GLOP (`format="glop"`) or
+    /// SPOTS (`format="spots"`): `[Positions+Nimber]`, then `LAND NIMBER` lines, sorted.
+    #[pyo3(signature = (format = "glop"))]
+    fn export_text(&self, format: &str) -> PyResult<String> {
+        let format = match format {
+            "glop" => TextFormat::Glop,
+            "spots" => TextFormat::Spots,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "format is \"glop\" or \"spots\", not {other:?}"
+                )));
+            }
+        };
+        let mut out = Vec::new();
+        self.inner
+            .export_text(&mut out, format)
+            .map_err(interchange_error)?;
+        String::from_utf8(out).map_err(|e| DatabaseError::new_err(e.to_string()))
+    }
+
+    /// Reads a nimber database of GLOP or SPOTS (text) into the tables; returns the number of
+    /// lands read. A bad or contradicting text raises `DatabaseError` and changes nothing.
+    fn import_text(&self, py: Python<'_>, text: &str) -> PyResult<usize> {
+        let solver = &self.inner;
+        let stats = py
+            .detach(|| solver.import_text(text.as_bytes()))
+            .map_err(interchange_error)?;
+        Ok(stats.lands)
+    }
+}
+
+/// Misère play (the player who cannot move wins): outcomes by misère canonical trees of lands.
+#[pyclass(module = "sprouts", name = "MisereSolver", frozen)]
+struct PyMisereSolver {
+    inner: MisereSproutsSolver,
+}
+
+#[pymethods]
+impl PyMisereSolver {
+    /// A misère solver with empty tables.
+    #[new]
+    fn new() -> Self {
+        PyMisereSolver {
+            inner: MisereSproutsSolver::new(),
+        }
+    }
+
+    /// `"W"` or `"L"` for the player to move in misère play, `None` if the limits ran out.
+    #[pyo3(signature = (position, nodes = None, seconds = None))]
+    fn outcome(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        nodes: Option<u64>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<&'static str>> {
+        let pos = position_arg(py, position)?;
+        let limits = limits(nodes, seconds)?;
+        let solver = &self.inner;
+        let r = py.detach(|| solver.outcome(&pos, &limits));
+        Ok(outcome_word(r.value))
+    }
+}
+
+/// A saved game, replayed: its start, its moves and the position after each.
+#[pyclass(module = "sprouts", name = "GameRecord", frozen)]
+struct PyGameRecord {
+    #[pyo3(get)]
+    start: PyPosition,
+    /// The moves in words (`3 -> 5 enclosing 7`).
+    #[pyo3(get)]
+    moves: Vec<String>,
+    /// The moves as spots and the key of the position each made.
+    #[pyo3(get)]
+    notations: Vec<String>,
+    /// The position after each move.
+    #[pyo3(get)]
+    positions: Vec<PyPosition>,
+}
+
+#[pymethods]
+impl PyGameRecord {
+    /// The position at the end of the record.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        self.positions.last().unwrap_or(&self.start).clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+/// Reads a saved game (the JSON the drawing program saves) and replays its moves; raises
+/// `GameRecordError` if it does not read or its moves do not replay.
+#[pyfunction]
+fn read_game(py: Python<'_>, text: &str) -> PyResult<PyGameRecord> {
+    py.detach(|| -> Result<PyGameRecord, String> {
+        let board = SavedGame::from_json(text)
+            .and_then(SavedGame::into_board)
+            .map_err(|e| e.to_string())?;
+        let start = board.start().clone();
+        let mut pos = start.clone();
+        let mut record = PyGameRecord {
+            start: PyPosition { inner: start },
+            moves: Vec::new(),
+            notations: Vec::new(),
+            positions: Vec::new(),
+        };
+        for (i, m) in board.moves().iter().enumerate() {
+            let mv = m
+                .notation
+                .to_move(&pos)
+                .map_err(|e| format!("move {}: {e}", i + 1))?;
+            pos = pos.play(&mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+            record.moves.push(m.words.clone());
+            record.notations.push(m.notation.to_string());
+            record.positions.push(PyPosition { inner: pos.clone() });
+        }
+        Ok(record)
+    })
+    .map_err(GameRecordError::new_err)
+}
+
+/// The `sprouts` Python module.
+#[pymodule(name = "sprouts")]
+fn sprouts_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPosition>()?;
+    m.add_class::<PySolver>()?;
+    m.add_class::<PyMisereSolver>()?;
+    m.add_class::<PyGameRecord>()?;
+    m.add_function(wrap_pyfunction!(read_game, m)?)?;
+    m.add("NotationError", m.py().get_type::<NotationError>())?;
+    m.add("DatabaseError", m.py().get_type::<DatabaseError>())?;
+    m.add("GameRecordError", m.py().get_type::<GameRecordError>())?;
+    Ok(())
+}
