@@ -157,8 +157,9 @@ fn analyse(solver: &Solver, position: &Position, options: &Options) -> Analysis 
         }
     };
     let parts = form
-        .lands()
-        .map(|land| (land.to_owned(), solver.known_nimber(land)))
+        .land_forms()
+        .into_iter()
+        .map(|land| (land.to_string(), solver.known_nimber(&land)))
         .collect();
     Analysis {
         canonical: form.to_string(),

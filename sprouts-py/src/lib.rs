@@ -286,9 +286,12 @@ impl PySolver {
         Ok(outcome_word(r.value))
     }
 
-    /// The nimber of the land with this canonical form, if the tables know it.
-    fn known_nimber(&self, land: &str) -> Option<u32> {
-        self.inner.known_nimber(land).map(|n| n.0)
+    /// The nimber of the land with this canonical form, if the tables know it; raises
+    /// `ValueError` for a text that is not one land written canonically.
+    fn known_nimber(&self, land: &str) -> PyResult<Option<u32>> {
+        let land = sprouts_topo::LandForm::parse(land)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        Ok(self.inner.known_nimber(&land).map(|n| n.0))
     }
 
     /// Nodes expanded by all searches so far.

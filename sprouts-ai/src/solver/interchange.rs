@@ -23,7 +23,7 @@
 use std::io::{BufRead, Write};
 
 use rustc_hash::FxHashMap;
-use sprouts_topo::{Position, notation};
+use sprouts_topo::{LandForm, Position, notation};
 use thiserror::Error;
 
 use super::table::Facts;
@@ -115,7 +115,7 @@ pub struct TextExportStats {
 /// What a line of the file says, once read.
 enum Fact {
     /// The land with this canonical form has this nimber.
-    Land(String, u32),
+    Land(LandForm, u32),
     /// The position has several lands, or none.
     LeftOut,
 }
@@ -126,15 +126,15 @@ fn read_line(text: &str, nimber: u32, line: usize) -> Result<Fact, InterchangeEr
         line,
         reason: format!("`{text}` is not a position: {e}"),
     })?;
-    let form = pos.canonical();
-    let mut lands = form.lands();
+    let forms = pos.land_forms();
+    let mut lands = forms.into_iter();
     match (lands.next(), lands.next()) {
         (None, _) if nimber == 0 => Ok(Fact::LeftOut),
         (None, _) => Err(InterchangeError::Line {
             line,
             reason: format!("`{text}` is an ended game, whose nimber is 0, not {nimber}"),
         }),
-        (Some(land), None) => Ok(Fact::Land(land.to_string(), nimber)),
+        (Some(land), None) => Ok(Fact::Land(land, nimber)),
         (Some(_), Some(_)) => Ok(Fact::LeftOut),
     }
 }
@@ -158,7 +158,7 @@ impl Solver {
         };
         let mut stats = ImportStats::default();
         // Land -> (nimber, line it was read on).
-        let mut read: FxHashMap<String, (u32, usize)> = FxHashMap::default();
+        let mut read: FxHashMap<LandForm, (u32, usize)> = FxHashMap::default();
         for (i, text) in lines.enumerate() {
             let line = i + 2;
             let text = text?;
@@ -190,7 +190,7 @@ impl Solver {
                 Fact::Land(land, n) => match read.get(&land) {
                     Some(&(m, first)) if m != n => {
                         return Err(InterchangeError::Contradiction {
-                            land,
+                            land: land.to_string(),
                             first,
                             second: line,
                             a: m,
@@ -244,12 +244,13 @@ impl Solver {
                 continue;
             };
             let text = match format {
-                TextFormat::Glop => land,
+                TextFormat::Glop => land.to_string(),
                 TextFormat::Spots => {
-                    let pos = Position::parse_glop(&land).map_err(|e| DbError::BadEntry {
-                        index: lines.len(),
-                        reason: format!("`{land}` is not GLOP notation: {e}"),
-                    })?;
+                    let pos =
+                        Position::parse_glop(land.as_str()).map_err(|e| DbError::BadEntry {
+                            index: lines.len(),
+                            reason: format!("`{land}` is not GLOP notation: {e}"),
+                        })?;
                     notation::write_spots(&pos)
                 }
             };
@@ -360,9 +361,7 @@ mod tests {
             let n: u32 = n.parse().unwrap();
             let want = fresh.nimber(&pos, &Limits::none()).value;
             assert_eq!(want, Some(Nimber(n)), "{line}");
-            let form = pos.canonical();
-            let mut lands = form.lands();
-            if let (Some(land), None) = (lands.next(), lands.next()) {
+            if let [land] = pos.land_forms().as_slice() {
                 assert_eq!(s.known_nimber(land), Some(Nimber(n)), "{line}");
             }
         }
@@ -386,8 +385,8 @@ mod tests {
                 Some(Nimber(n)),
                 "{line}"
             );
-            let form = pos.canonical();
-            assert_eq!(s.known_nimber(form.as_str()), Some(Nimber(n)), "{line}");
+            let [land] = pos.land_forms().try_into().expect("one land");
+            assert_eq!(s.known_nimber(&land), Some(Nimber(n)), "{line}");
         }
     }
 
@@ -397,7 +396,7 @@ mod tests {
         let text = "[WinLoss:Losing_Position]\n0*2\n0*6\n0*2+0*2\n";
         let stats = import(&s, text).unwrap();
         assert_eq!((stats.lines, stats.lands, stats.left_out), (3, 2, 1));
-        assert_eq!(s.known_nimber("0*6"), Some(Nimber(0)));
+        assert_eq!(s.known_nimber(&"0*6".parse().unwrap()), Some(Nimber(0)));
     }
 
     #[test]
