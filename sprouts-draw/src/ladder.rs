@@ -171,17 +171,17 @@ impl Board {
             Ok(drawn) => {
                 if let Some(e) = &drawn.equivalent_of {
                     log.push(format!(
-                        "ladder rung 1, the move as chosen: refused ({})",
+                        "ladder step 1, the move as chosen: refused ({})",
                         e.refusal.detail()
                     ));
                     for (w, r) in &e.refused {
                         log.push(format!(
-                            "ladder rung 1, equivalent move {w}: refused ({})",
+                            "ladder step 1, equivalent move {w}: refused ({})",
                             r.detail()
                         ));
                     }
                     log.push(format!(
-                        "ladder rung 1: {} (the same game)",
+                        "ladder step 1: {} (the same game)",
                         e.words_with(&drawn.words)
                     ));
                 }
@@ -198,7 +198,7 @@ impl Board {
             Err(refusal) => refusal,
         };
         log.push(format!(
-            "ladder rung 1, the move as chosen: refused ({})",
+            "ladder step 1, the move as chosen: refused ({})",
             first.detail()
         ));
         if options.equivalents {
@@ -208,14 +208,14 @@ impl Board {
                 return Ok(report);
             }
         } else {
-            log.push("ladder rung 2 (moves giving the same game) is off".into());
+            log.push("ladder step 2 (moves giving the same game) is off".into());
         }
         if options.fresh {
             let started = Instant::now();
             match self.draw_move_fresh(mv, &options.fresh_options) {
                 Ok(fresh) => {
                     log.push(format!(
-                        "ladder rung 3: {} drawn with the whole picture afresh in {:.2} s; {}",
+                        "ladder step 3: {} drawn with the whole picture afresh in {:.2} s; {}",
                         fresh.words,
                         started.elapsed().as_secs_f64(),
                         fresh_words(&fresh.report)
@@ -228,14 +228,17 @@ impl Board {
                     });
                 }
                 Err(r) => log.push(format!(
-                    "ladder rung 3, the picture afresh: refused ({})",
+                    "ladder step 3, the picture afresh: refused ({})",
                     r.detail()
                 )),
             }
         } else {
-            log.push("ladder rung 3 (the picture afresh) is off".into());
+            log.push("ladder step 3 (the picture afresh) is off".into());
         }
-        log.push(format!("ladder: every rung refused {}", mv.describe(&pos)));
+        log.push(format!(
+            "ladder: every step refused ({})",
+            mv.describe(&pos)
+        ));
         Err(LadderRefusal {
             refusal: first,
             log,
@@ -253,7 +256,7 @@ impl Board {
         log: &mut Vec<String>,
     ) -> Option<LadderReport> {
         if stop.load(Ordering::Relaxed) {
-            log.push("ladder rung 2 skipped: stop asked".into());
+            log.push("ladder step 2 skipped: stop asked (Space)".into());
             return None;
         }
         let pos = self.position().clone();
@@ -268,19 +271,19 @@ impl Board {
             .filter(|m| !tried.contains(&m.describe(&pos)))
             .collect();
         log.push(format!(
-            "ladder rung 2: {} other moves give the same game (found in {:.2} s); trying up to {}",
+            "ladder step 2: {} other moves give the same game (found in {:.2} s); trying up to {}",
             others.len(),
             started.elapsed().as_secs_f64(),
             options.equivalents_tried
         ));
         for (i, other) in others.iter().take(options.equivalents_tried).enumerate() {
             if stop.load(Ordering::Relaxed) {
-                log.push("ladder rung 2 stopped: stop asked".into());
+                log.push("ladder stopped (Space)".into());
                 return None;
             }
             if started.elapsed() > options.equivalents_budget {
                 log.push(format!(
-                    "ladder rung 2 ended after {:.0} s",
+                    "ladder step 2 ended after {:.0} s",
                     options.equivalents_budget.as_secs_f64()
                 ));
                 return None;
@@ -288,7 +291,7 @@ impl Board {
             match self.draw_move_strict(other, observer) {
                 Ok(drawn) => {
                     log.push(format!(
-                        "ladder rung 2, equivalent move {} of {}: {} drawn instead; {}",
+                        "ladder step 2, equivalent move {} of {}: {} drawn instead; {}",
                         i + 1,
                         others.len(),
                         drawn.words,
@@ -302,7 +305,7 @@ impl Board {
                     });
                 }
                 Err(r) => log.push(format!(
-                    "ladder rung 2, equivalent move {}: {} refused ({})",
+                    "ladder step 2, equivalent move {}: {} refused ({})",
                     i + 1,
                     other.describe(&pos),
                     r.detail()

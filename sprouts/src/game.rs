@@ -51,8 +51,13 @@ pub enum GameError {
         report: Option<Report>,
     },
     /// The picture read back is not the same game as the move makes: never kept.
-    #[error("the move {0} was drawn as another game; refused")]
-    WrongGame(String),
+    #[error("the move {words} was drawn as another game; refused")]
+    WrongGame {
+        /// The move, in words.
+        words: String,
+        /// The move (of the position it was chosen in).
+        mv: Move,
+    },
     /// The action needs a picture and the game has none.
     #[error("this game has no picture")]
     NoPicture,
@@ -97,6 +102,9 @@ pub struct Played {
     pub number: usize,
     /// The seat that played it (0 or 1).
     pub seat: usize,
+    /// The move as chosen or asked (a move of the position before it). The move drawn may be
+    /// another move giving the same game ([`Played::words`], [`Played::notation`]).
+    pub chosen: Move,
     /// The move in words, as the history records it.
     pub words: String,
     /// The move's notation.
@@ -578,7 +586,10 @@ impl Game {
                             return Err(GameError::Stale);
                         }
                         if !board.position().same_game(&intended) {
-                            return Err(GameError::WrongGame(mv.describe(&before)));
+                            return Err(GameError::WrongGame {
+                                words: mv.describe(&before),
+                                mv,
+                            });
                         }
                         let played = board.moves().last().cloned().ok_or(GameError::Stale)?;
                         self.surface = Surface::Drawn(board);
@@ -598,6 +609,7 @@ impl Game {
                 Ok(JobEvent::Moved(Played {
                     number: self.moves().len(),
                     seat,
+                    chosen: mv,
                     words: played.words,
                     notation: played.notation,
                     report,

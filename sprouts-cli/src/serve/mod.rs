@@ -5,12 +5,8 @@
 //! own [`session::Session`]: the page's game lives on the server, in Rust (boards, players,
 //! drawing), and one page can never reach another's game, which is not even addressable from a
 //! connection. Heavy work (the computer's move, drawing a curve) runs on tokio's blocking
-//! threads with a stop flag, so the server keeps answering while it runs.
-
-pub(crate) mod protocol;
-pub(crate) mod session;
-#[cfg(test)]
-mod tests;
+//! threads with a stop flag, so the server keeps answering while it runs. The protocol and the
+//! session are `sprouts_net::page`'s; this module adds the sockets.
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -24,8 +20,8 @@ use futures_util::{SinkExt, StreamExt};
 use rand::Rng;
 use tokio::sync::mpsc;
 
-use protocol::{Pt, ServerMsg, encode};
-use session::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
+use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
+use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -146,7 +142,7 @@ enum Event {
 async fn connection(socket: WebSocket) {
     let (mut tx, mut rx) = socket.split();
     let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
-    let (id, seed) = {
+    let (id, seed): (String, u64) = {
         let mut rng = rand::rng();
         (format!("{:016x}", rng.random::<u64>()), rng.random())
     };

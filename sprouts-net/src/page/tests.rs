@@ -589,72 +589,10 @@ fn two_computers_play_a_game_to_the_end() {
     assert!(st.status.starts_with(["Blue", "Red"][winner as usize]));
 }
 
-/// The moves `equivalent_moves` returns give the same game as the chosen one (checked by an
-/// independent name of the position: its canonical form or, for a move with an inexact form,
-/// the game key), and at the start of 3 spots every joining move is equivalent to `1 -> 2`
-/// (the three spots are alike), while no loop is.
-#[test]
-fn equivalent_moves_give_the_same_game() {
-    use rand::{Rng, SeedableRng};
-    use sprouts_topo::Position;
-    use std::sync::atomic::AtomicBool;
-
-    let stop = AtomicBool::new(false);
-    let p = Position::new(3);
-    let one_two = p
-        .moves()
-        .find(|m| m.describe(&p) == "1 -> 2")
-        .expect("1 -> 2");
-    let eq: Vec<String> = super::session::equivalent_moves(&p, &one_two, &stop)
-        .iter()
-        .map(|m| m.describe(&p))
-        .collect();
-    for w in ["1 -> 3", "2 -> 3"] {
-        assert!(eq.iter().any(|e| e == w), "{w} missing from {eq:?}");
-    }
-    assert!(
-        eq.iter().all(|e| e != "1 -> 2" && !e.starts_with("1 -> 1")),
-        "{eq:?}"
-    );
-
-    // Random positions of 3 to 6 spots: every equivalent move is legal, not the move itself,
-    // and gives a child with the same canonical form or game key.
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-    let mut found = 0;
-    for n in 3..=6 {
-        for _ in 0..6 {
-            let mut pos = Position::new(n);
-            while !pos.is_over() {
-                let moves: Vec<_> = pos.distinct_moves().collect();
-                let mv = &moves[rng.random_range(0..moves.len())];
-                let child = pos.play(mv).expect("legal");
-                let form = child.canonical();
-                for other in super::session::equivalent_moves(&pos, mv, &stop) {
-                    assert_ne!(&other, mv);
-                    let c = pos.play(&other).expect("an equivalent move is legal");
-                    assert!(
-                        c.game_key() == child.game_key() || c.canonical() == form,
-                        "{} and {} in {}",
-                        mv.describe(&pos),
-                        other.describe(&pos),
-                        pos.to_glop()
-                    );
-                    found += 1;
-                }
-                pos = child;
-            }
-        }
-    }
-    assert!(found > 50, "random games have equivalent moves: {found}");
-    // A stop flag already set: nothing examined.
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    assert!(super::session::equivalent_moves(&p, &one_two, &stop).is_empty());
-}
-
 /// Computer games between random players: every move the router refuses as chosen is drawn by
 /// a later step of the ladder (an equivalent move, or the picture afresh; the log shows each
 /// step), and every game reaches its end. Prints how often each step was needed.
-/// `cargo test -p sprouts-cli serve::tests::ladder_statistics -- --ignored --nocapture`
+/// `cargo test -p sprouts-net page::tests::ladder_statistics -- --ignored --nocapture`
 #[test]
 #[ignore = "evidence run: about a minute"]
 fn ladder_statistics() {
