@@ -327,7 +327,7 @@ fn play_game(
                 let mut played = game
                     .play_move(&mv)
                     .with_context(|| format!("{name} chose an illegal move in {before}"))?;
-                played.report = report;
+                played.report = report.map(|r| *r);
                 played
             }
             Err(GameError::WrongGame { words, mv }) => {

@@ -105,7 +105,7 @@ pub struct LadderReport {
 #[derive(Clone, Debug)]
 pub struct LadderRefusal {
     /// Why the move as chosen was refused.
-    pub refusal: Refusal,
+    pub refusal: Box<Refusal>,
     /// One line per step tried, in order.
     pub log: Vec<String>,
 }
@@ -240,7 +240,7 @@ impl Board {
             mv.describe(&pos)
         ));
         Err(LadderRefusal {
-            refusal: first,
+            refusal: Box::new(first),
             log,
         })
     }

@@ -48,7 +48,7 @@ pub enum GameError {
         /// What every rung said.
         refusal: Box<LadderRefusal>,
         /// What the player concluded, when a computer chose the move.
-        report: Option<Report>,
+        report: Option<Box<Report>>,
     },
     /// The picture read back is not the same game as the move makes: never kept.
     #[error("the move {words} was drawn as another game; refused")]
@@ -392,6 +392,10 @@ impl Game {
                 plain.positions.push(after);
                 plain.moves.push(m.clone());
             }
+            // The position goes on as the picture read it: moves chosen in it stay moves of it.
+            if plain.moves.len() == b.moves().len() {
+                *plain.positions.last_mut().expect("the start is there") = b.position().clone();
+            }
             self.surface = Surface::Plain(plain);
             self.changed();
         }
@@ -433,7 +437,7 @@ impl Game {
         let job = self.move_job(mv.clone(), None)?;
         let done = job.run(&Limits::none(), observer);
         match self.finish(done)? {
-            JobEvent::Moved(p) => Ok(p),
+            JobEvent::Moved(p) => Ok(*p),
             JobEvent::Redrawn(_) => unreachable!("a move job plays a move"),
         }
     }
@@ -447,7 +451,7 @@ impl Game {
     pub fn play_human(&mut self, input: HumanInput) -> Result<Played, GameError> {
         let job = self.human_job(input)?;
         match self.finish(job.run(&Limits::none(), &mut |_| {}))? {
-            JobEvent::Moved(p) => Ok(p),
+            JobEvent::Moved(p) => Ok(*p),
             JobEvent::Redrawn(_) => unreachable!("a human job plays a move"),
         }
     }
@@ -462,7 +466,7 @@ impl Game {
     pub fn computer_step(&mut self, limits: &Limits) -> Result<Played, GameError> {
         let job = self.computer_job()?;
         match self.finish(job.run(limits, &mut |_| {}))? {
-            JobEvent::Moved(p) => Ok(p),
+            JobEvent::Moved(p) => Ok(*p),
             JobEvent::Redrawn(_) => unreachable!("a computer job plays a move"),
         }
     }
@@ -606,7 +610,7 @@ impl Game {
                     log.extend(l.log.iter().cloned());
                 }
                 self.changed();
-                Ok(JobEvent::Moved(Played {
+                Ok(JobEvent::Moved(Box::new(Played {
                     number: self.moves().len(),
                     seat,
                     chosen: mv,
@@ -615,7 +619,7 @@ impl Game {
                     report,
                     ladder,
                     log,
-                }))
+                })))
             }
             Done::Redrawn { board, report } => {
                 if !matches!(self.surface, Surface::Drawn(_)) {

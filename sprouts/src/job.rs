@@ -26,6 +26,10 @@ pub struct Job {
 }
 
 /// What a job does.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value a job, made once and moved once"
+)]
 pub(crate) enum Work {
     /// A computer chooses (in positions only) and its move is played.
     Computer {
@@ -101,13 +105,17 @@ impl JobDone {
 #[derive(Debug)]
 pub enum JobEvent {
     /// A move was played.
-    Moved(Played),
+    Moved(Box<Played>),
     /// The picture was drawn afresh.
     Redrawn(FreshReport),
 }
 
 /// A job's work done, for the game to take.
 #[derive(Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value a job, made once and moved once"
+)]
 pub(crate) enum Done {
     Moved {
         mv: Move,
@@ -289,7 +297,7 @@ fn play(
             words: mv.describe(position),
             mv,
             refusal: Box::new(refusal),
-            report,
+            report: report.map(Box::new),
         }),
     }
 }

@@ -230,3 +230,33 @@ fn seats_and_specs_are_checked() {
         Err(GameError::NoPicture)
     ));
 }
+
+#[test]
+fn a_game_goes_on_without_its_picture_with_the_move_chosen_in_the_picture() {
+    let seats = [
+        Seat::computer("random", 11).unwrap(),
+        Seat::computer("random", 12).unwrap(),
+    ];
+    let mut game =
+        Game::drawn_spots(4, WorldSize::new(700.0, 500.0), Settings::default(), seats).unwrap();
+    for _ in 0..3 {
+        game.computer_step(&Limits::none()).unwrap();
+    }
+    let key = game.position().game_key();
+    // Every move of the picture's position stays a move after the picture is dropped.
+    let moves: Vec<_> = game.position().moves().collect();
+    game.drop_picture();
+    assert!(game.board().is_none());
+    assert_eq!(game.position().game_key(), key);
+    assert_eq!(game.moves().len(), 3);
+    for mv in &moves {
+        assert!(game.position().is_legal(mv));
+    }
+    game.play_move(&moves[0]).unwrap();
+    play_out(&mut game);
+    // Undo goes back through the replayed positions to the start.
+    while game.can_undo() {
+        game.undo().unwrap();
+    }
+    assert_eq!(game.position().game_key(), Position::new(4).game_key());
+}

@@ -39,6 +39,21 @@ const WORLD_MAX: f64 = 20_000.0;
 /// The most random games a candidate a page may ask a Monte Carlo player for.
 pub const MONTE_CARLO_GAMES_MAX: u64 = 100_000;
 
+/// The most spots a page's game may start with: the drawing, the players and the solver all
+/// grow with the spots, and this many already fill a large window.
+pub const MAX_SPOTS: u32 = 200;
+
+/// The most lines a session's log keeps (the oldest are dropped first; a saved game keeps the
+/// ones left).
+pub const MAX_LOG_LINES: usize = 5_000;
+
+/// The most points of a stroke the router is given: a longer stroke is thinned evenly (its
+/// ends kept), since the drawing of a stroke costs time in the square of its points.
+pub const MAX_STROKE_POINTS: usize = 2_000;
+
+/// The most points a `draw` message may carry at all.
+pub const MAX_STROKE_POINTS_SENT: usize = 100_000;
+
 /// A game in progress, with what the page shows beside it.
 #[derive(Clone, Debug)]
 struct PageGame {
@@ -316,6 +331,10 @@ pub struct Session {
     /// The generation of the latest New game or Load being set up; an older one's game is
     /// dropped when it comes back.
     setup_generation: u64,
+    /// Whether a reach job is out; while one is, a newer request waits here (only the latest:
+    /// the page lights the spots of the last press), so a page runs one reach at a time.
+    reach_out: bool,
+    reach_next: Option<ReachJob>,
 }
 
 impl Session {
@@ -333,6 +352,8 @@ impl Session {
             version: 0,
             shared: None,
             setup_generation: 0,
+            reach_out: false,
+            reach_next: None,
         }
     }
 
@@ -357,6 +378,10 @@ impl Session {
 
     fn note(&mut self, line: String, out: &mut Vec<ServerMsg>) {
         tracing::debug!(session = %self.id, "{line}");
+        if self.log.len() >= MAX_LOG_LINES {
+            let drop = self.log.len() + 1 - MAX_LOG_LINES;
+            self.log.drain(..drop);
+        }
         self.log.push(line.clone());
         out.push(ServerMsg::Log { line });
     }
@@ -486,6 +511,11 @@ impl Session {
     ) -> Reply {
         if spots == 0 {
             return Self::error("a game needs at least one spot");
+        }
+        if spots > MAX_SPOTS {
+            return Self::error(format!(
+                "at most {MAX_SPOTS} spots a game here; {spots} were asked for"
+            ));
         }
         if first > 1 {
             return Self::error("`first` must be 0 (Blue) or 1 (Red)");
@@ -634,14 +664,20 @@ impl Session {
                 b
             }
         };
+        let job = ReachJob {
+            k,
+            version: self.version,
+            from,
+            toward: Point::new(toward[0], toward[1]),
+            board,
+        };
+        if self.reach_out {
+            self.reach_next = Some(job);
+            return Reply::default();
+        }
+        self.reach_out = true;
         Reply {
-            reach: Some(ReachJob {
-                k,
-                version: self.version,
-                from,
-                toward: Point::new(toward[0], toward[1]),
-                board,
-            }),
+            reach: Some(job),
             ..Reply::default()
         }
     }
@@ -650,14 +686,20 @@ impl Session {
     pub fn finish_reach(&mut self, result: ReachResult) -> Reply {
         let current =
             self.game.as_ref().is_some_and(|g| g.k() == result.k) && self.version == result.version;
-        Reply::msgs(if current {
-            vec![ServerMsg::Reachable {
-                from: result.from,
-                spots: result.spots,
-            }]
-        } else {
-            Vec::new()
-        })
+        let next = self.reach_next.take();
+        self.reach_out = next.is_some();
+        Reply {
+            msgs: if current {
+                vec![ServerMsg::Reachable {
+                    from: result.from,
+                    spots: result.spots,
+                }]
+            } else {
+                Vec::new()
+            },
+            reach: next,
+            ..Reply::default()
+        }
     }
 
     #[allow(
@@ -714,9 +756,13 @@ impl Session {
         {
             return Self::error("stroke points must be finite numbers");
         }
-        if stroke.len() > 100_000 {
-            return Self::error("the stroke has too many points");
+        if stroke.len() > MAX_STROKE_POINTS_SENT {
+            return Self::error(format!(
+                "the stroke has {} points; at most {MAX_STROKE_POINTS_SENT} are read",
+                stroke.len()
+            ));
         }
+        let stroke = thin(stroke, MAX_STROKE_POINTS);
         let mut enclose = Vec::new();
         for m in marks {
             match Self::spot_id(g, m) {
@@ -1106,6 +1152,15 @@ impl Session {
         parts.push(format!("Drawing area is {} x {}", w.width, w.height));
         parts.join(" · ")
     }
+}
+
+/// At most `most` points of `stroke`, evenly spaced along its list, its first and last kept.
+pub(crate) fn thin(stroke: Vec<[f64; 2]>, most: usize) -> Vec<[f64; 2]> {
+    if stroke.len() <= most || most < 2 {
+        return stroke;
+    }
+    let last = stroke.len() - 1;
+    (0..most).map(|i| stroke[i * last / (most - 1)]).collect()
 }
 
 /// A refused job in words: the status line's reason and the log's detail.

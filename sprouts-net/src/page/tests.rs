@@ -306,7 +306,7 @@ fn out_of_order_stale_and_illegal_requests_change_nothing() {
     );
     rejected(
         &mut s,
-        r#"{"type":"new_game","session":"s1","spots":5000,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+        r#"{"type":"new_game","session":"s1","spots":150,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":200,"height":200}"#,
         "do not fit",
     );
     rejected(
@@ -827,4 +827,97 @@ fn redraw_is_a_logged_undoable_step() {
         },
     ));
     assert_eq!(redone.spots, after.spots);
+}
+
+/// A page cannot ask for more than [`super::MAX_SPOTS`] spots, and gets a clear error.
+#[test]
+fn too_many_spots_are_refused_with_the_limit() {
+    let mut s = session();
+    let msgs = send(
+        &mut s,
+        ClientMsg::NewGame {
+            session: SID.into(),
+            spots: super::MAX_SPOTS + 1,
+            convention: super::protocol::ConventionName::Normal,
+            players: [PlayerSpec::Human, PlayerSpec::Human],
+            first: 0,
+            width: 20_000.0,
+            height: 20_000.0,
+        },
+    );
+    let e = errors(&msgs);
+    assert_eq!(e.len(), 1, "{msgs:?}");
+    assert!(
+        e[0].contains(&format!("at most {}", super::MAX_SPOTS)),
+        "{e:?}"
+    );
+    assert!(s.state().is_none(), "no game was started");
+}
+
+/// However many reach requests a page sends while one is out, one reach job runs at a time and
+/// only the latest request waits: a flood cannot start threads.
+#[test]
+fn reach_requests_are_one_at_a_time_and_the_latest_wins() {
+    let mut s = session();
+    let st = human_game(&mut s, 3);
+    let spot = &st.spots[0];
+    let mut jobs = Vec::new();
+    for i in 0..500 {
+        let r = s.handle(ClientMsg::Reach {
+            session: SID.into(),
+            k: 0,
+            from: 1 + (i % 3),
+            toward: [spot.x + 30.0, spot.y],
+        });
+        jobs.extend(r.reach);
+    }
+    assert_eq!(jobs.len(), 1, "one reach job out");
+    let r = s.finish_reach(jobs.pop().unwrap().run());
+    let next = r.reach.expect("the latest request runs next");
+    let r = s.finish_reach(next.run());
+    let [ServerMsg::Reachable { from, .. }] = r.msgs.as_slice() else {
+        panic!("{:?}", r.msgs)
+    };
+    assert_eq!(*from, 1 + (499 % 3), "the last press is answered");
+    assert!(r.reach.is_none(), "nothing left waiting");
+}
+
+/// The log keeps at most [`super::MAX_LOG_LINES`] lines however long a session lives.
+#[test]
+fn the_log_is_bounded() {
+    let mut s = session();
+    human_game(&mut s, 2);
+    for _ in 0..(super::MAX_LOG_LINES / 2 + 10) {
+        for paused in [true, false] {
+            let _ = s.handle(ClientMsg::Pause {
+                session: SID.into(),
+                paused,
+            });
+        }
+    }
+    let lines = s.log_text().lines().count();
+    assert_eq!(lines, super::MAX_LOG_LINES);
+}
+
+/// A stroke of many points is thinned before the router sees it, and still draws its move.
+#[test]
+fn a_long_stroke_is_thinned_and_drawn() {
+    let mut s = session();
+    let st = human_game(&mut s, 2);
+    let (a, b) = (&st.spots[0], &st.spots[1]);
+    let n = 50_000;
+    let stroke: Vec<[f64; 2]> = (0..=n)
+        .map(|i| {
+            let t = f64::from(i) / f64::from(n);
+            [a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t]
+        })
+        .collect();
+    let thinned = super::session::thin(stroke.clone(), super::MAX_STROKE_POINTS);
+    assert_eq!(thinned.len(), super::MAX_STROKE_POINTS);
+    assert_eq!(thinned.first(), stroke.first());
+    assert_eq!(thinned.last(), stroke.last());
+    assert!(thinned.windows(2).all(|w| w[0][0] <= w[1][0] || a.x > b.x));
+    let msgs = draw(&mut s, 0, a.id, b.id, stroke, Vec::new());
+    assert!(errors(&msgs).is_empty(), "{msgs:?}");
+    assert_eq!(last_state(&msgs).k, 1);
 }
