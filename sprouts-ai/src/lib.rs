@@ -54,6 +54,7 @@ pub mod impartial;
 mod limits;
 pub mod misere_play;
 pub mod players;
+pub mod seed;
 pub mod solver;
 pub mod sprouts_game;
 

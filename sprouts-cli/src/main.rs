@@ -14,6 +14,10 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "sprouts", version, about)]
 struct Cli {
+    /// What to log to stderr: error, warn, info, debug or trace (or a tracing filter such as
+    /// `sprouts_net=debug`); RUST_LOG is read when this is not given.
+    #[arg(long, global = true, value_name = "LEVEL")]
+    log: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -42,8 +46,25 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
+/// Sends the libraries' `tracing` events to stderr, filtered by `--log` or `RUST_LOG` (warnings
+/// and errors by default).
+fn init_logging(level: Option<&str>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use tracing_subscriber::EnvFilter;
+    let filter = match level {
+        Some(l) => EnvFilter::try_new(l).with_context(|| format!("`--log {l}` is not a level"))?,
+        None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init()
+        .map_err(|e| anyhow::anyhow!("cannot start logging: {e}"))
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    init_logging(cli.log.as_deref())?;
     match cli.command {
         Some(Command::Misere(args)) => misere::run(args),
         Some(Command::Octal(args)) => octal::run(args),

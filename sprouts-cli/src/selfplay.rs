@@ -8,9 +8,10 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use sprouts_ai::Limits;
+use sprouts::draw::{LadderOptions, Rung};
+use sprouts::{Game, GameError, Limits, Played, Seat};
 use sprouts_ai::impartial::{Convention, Outcome};
-use sprouts_ai::players::{Choice, Player, player_from_spec};
+use sprouts_ai::players::Report;
 use sprouts_topo::{Move, Position};
 
 /// Arguments of `sprouts selfplay`.
@@ -83,27 +84,79 @@ fn parse_area(text: &str) -> Result<(f64, f64), String> {
     Ok((side(w)?, side(h)?))
 }
 
-/// What drawing the moves of a game gave.
+/// What drawing the moves of the games gave, step by step of the ladder.
 #[derive(Default)]
 struct DrawTally {
+    /// Moves drawn by the router (ladder steps 1 and 2).
     drawn: u64,
+    /// Moves no step of the ladder could draw.
     refused: u64,
+    /// Moves whose picture read back to another game (refused by the game).
     wrong: u64,
+    /// Games drawn to the end.
     to_end: u64,
-    /// Moves the router refused that were drawn by a fresh layout (`--fresh`).
+    /// Moves drawn by a fresh layout (ladder step 3).
     fresh: u64,
     /// Games drawn to the end without a fresh layout.
     to_end_without_fresh: u64,
     /// Whether the game being played needed a fresh layout.
     game_used_fresh: bool,
-    /// Moves drawn as another move giving the same game (the move chosen was refused).
+    /// Moves drawn as another move giving the same game (ladder steps 1 and 2).
     equivalent: u64,
+    /// Moves drawn by ladder step 2 (an equivalent move step 1 did not try).
+    step_two: u64,
     /// Games drawn to the end without a move drawn as an equivalent (nor a fresh layout).
     to_end_without_equivalent: u64,
     /// Whether the game being played had a move drawn as an equivalent.
     game_used_equivalent: bool,
-    /// The move drawn in place of the last move, in words, when it was an equivalent.
-    last_equivalent: Option<String>,
+}
+
+impl DrawTally {
+    /// Counts a move drawn by the ladder.
+    fn count(&mut self, played: &Played, game: u32) {
+        let Some(ladder) = &played.ladder else {
+            return;
+        };
+        match &ladder.rung {
+            Rung::Fresh(_) => {
+                self.fresh += 1;
+                self.game_used_fresh = true;
+            }
+            rung => {
+                self.drawn += 1;
+                if matches!(rung, Rung::Equivalent(_)) {
+                    self.step_two += 1;
+                }
+            }
+        }
+        if ladder.rung.is_equivalent() {
+            self.equivalent += 1;
+            self.game_used_equivalent = true;
+        }
+        if ladder.rung.number() > 1 || ladder.rung.is_equivalent() {
+            eprintln!(
+                "game {game} move {}: {} (ladder step {})",
+                played.number,
+                ladder.log.join("; "),
+                ladder.rung.number()
+            );
+        }
+    }
+
+    /// Closes a game: whether it was drawn to its end, and without which steps.
+    fn end_game(&mut self, drawn_to_end: bool) {
+        if drawn_to_end {
+            self.to_end += 1;
+            if !self.game_used_fresh {
+                self.to_end_without_fresh += 1;
+            }
+            if !self.game_used_fresh && !self.game_used_equivalent {
+                self.to_end_without_equivalent += 1;
+            }
+        }
+        self.game_used_fresh = false;
+        self.game_used_equivalent = false;
+    }
 }
 
 /// Escapes text for SVG.
@@ -161,120 +214,40 @@ pub(crate) fn refusal_svg(
     svg.replacen("</svg>", &format!("{extra}</svg>"), 1)
 }
 
-/// Writes, for the move of `e` that `board` refused, `game-N-refused.svg` ([`refusal_svg`])
-/// and the same as `game-N-refused.png`, `game-N-refused.json` (the saved game in the position before the move) and
-/// `game-N-refused.move` (the move's index among [`Position::moves`] of that position).
+/// Writes, for the move `mv` that `board` refused, `game-N-refused.svg` ([`refusal_svg`])
+/// and the same as `game-N-refused.png`, `game-N-refused.json` (the saved game in the
+/// position before the move) and `game-N-refused.move` (the move's index among
+/// [`Position::moves`] of that position).
 fn write_refusal(
     dir: &std::path::Path,
     board: &sprouts_draw::Board,
-    e: &MoveEvent<'_>,
+    game: u32,
+    ply: u32,
+    mv: &Move,
     refusal: &sprouts_draw::Refusal,
 ) -> anyhow::Result<()> {
     let title = format!(
-        "game {} move {}: {} was not drawn",
-        e.game,
-        e.ply,
-        e.mv.describe(e.before)
+        "game {game} move {ply}: {} was not drawn",
+        mv.describe(board.position())
     );
-    let name = format!("game-{}-refused", e.game);
+    let name = format!("game-{game}-refused");
     let write = |ext: &str, text: &str| {
         let path = dir.join(format!("{name}.{ext}"));
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
     };
-    let svg = refusal_svg(board, e.mv, &title, refusal);
+    let svg = refusal_svg(board, mv, &title, refusal);
     write("svg", &svg)?;
     let png = sprouts_draw::svg::svg_to_png(&svg, 1.0).context("cannot make the PNG")?;
     let path = dir.join(format!("{name}.png"));
     std::fs::write(&path, png).with_context(|| format!("cannot write {}", path.display()))?;
     write("json", &board.to_json())?;
-    // The move among the board's own moves (the board's position may be another numbering
-    // of the same game than the players'): the same corners and sides.
-    let pos = board.position();
-    if let Some(k) = pos.moves().position(|m| m == *e.mv) {
+    if let Some(k) = board.position().moves().position(|m| m == *mv) {
         write("move", &format!("{k}\n"))?;
     }
     Ok(())
 }
 
-/// Draws the move of `e` on `board` (whose position is the one the move was chosen in):
-/// `Ok(true)` if it was drawn, `Ok(false)` if it was refused (the reason goes to stderr, and
-/// with `svg` the picture where it was refused goes there).
-fn draw_event(
-    board: &mut sprouts_draw::Board,
-    e: &MoveEvent<'_>,
-    tally: &mut DrawTally,
-    fresh: bool,
-    svg: Option<&std::path::Path>,
-) -> anyhow::Result<bool> {
-    let mut drawn = board.draw_move(e.mv, &mut |_| {}).map(|d| {
-        tally.last_equivalent = None;
-        if let Some(q) = &d.equivalent_of {
-            tally.equivalent += 1;
-            tally.game_used_equivalent = true;
-            tally.last_equivalent = Some(d.words.clone());
-            eprintln!(
-                "game {} move {}: {} (the same game; {} was refused: {})",
-                e.game,
-                e.ply,
-                q.words_with(&d.words),
-                q.words,
-                q.refusal.detail()
-            );
-        }
-        false
-    });
-    if let (Err(r), Some(dir)) = (&drawn, svg) {
-        write_refusal(dir, board, e, r)?;
-    }
-    if fresh && let Err(r) = &drawn {
-        eprintln!(
-            "game {} move {}: {} refused by the router ({}); drawn afresh",
-            e.game,
-            e.ply,
-            e.mv.describe(e.before),
-            r.detail()
-        );
-        drawn = board
-            .draw_move_fresh(e.mv, &sprouts_draw::FreshOptions::default())
-            .map(|_| true);
-    }
-    match drawn {
-        Ok(was_fresh) => {
-            if was_fresh {
-                tally.fresh += 1;
-                tally.game_used_fresh = true;
-            } else {
-                tally.drawn += 1;
-            }
-            let got = board.position();
-            if got.game_key() != e.after.game_key()
-                && got.canonical_unreduced() != e.after.canonical_unreduced()
-            {
-                tally.wrong += 1;
-                eprintln!(
-                    "game {} move {}: the drawn move {} read back to another position",
-                    e.game,
-                    e.ply,
-                    e.mv.describe(e.before)
-                );
-            }
-            Ok(true)
-        }
-        Err(r) => {
-            tally.refused += 1;
-            eprintln!(
-                "game {} move {}: {} was not drawn: {}",
-                e.game,
-                e.ply,
-                e.mv.describe(e.before),
-                r.detail()
-            );
-            Ok(false)
-        }
-    }
-}
-
-/// One move of a game, as the observer sees it.
+/// One move of a game, as the printer sees it.
 pub(crate) struct MoveEvent<'a> {
     /// The game's number (from 1).
     pub(crate) game: u32,
@@ -284,18 +257,20 @@ pub(crate) struct MoveEvent<'a> {
     pub(crate) player: usize,
     /// The position before the move.
     pub(crate) before: &'a Position,
-    /// The move.
+    /// The move chosen.
     pub(crate) mv: &'a Move,
-    /// The position after it.
+    /// The position the move makes.
     pub(crate) after: &'a Position,
     /// What the player reported.
-    pub(crate) choice: &'a Choice,
-    /// The time the player took.
+    pub(crate) report: &'a Report,
+    /// The time the player took, with the drawing.
     pub(crate) seconds: f64,
+    /// The move drawn in place of the move chosen (the same game), when it was another.
+    pub(crate) drawn_as: Option<String>,
 }
 
 /// A finished game.
-pub(crate) struct GameRecord {
+pub(crate) struct Finished {
     /// The player who won (0 or 1).
     pub(crate) winner: usize,
     /// The number of moves.
@@ -305,72 +280,99 @@ pub(crate) struct GameRecord {
     pub(crate) moves_by: [u32; 2],
 }
 
-/// Plays one game from `start`; `first` moves first. `observer` sees every move (the hook for
-/// printing, logging or drawing moves as they are played) and may give the position the game
-/// goes on from (the position read off a drawn picture, which names the same game by the same
-/// spots); `None` goes on from the position the move made.
-pub(crate) fn play_game(
-    start: &Position,
-    players: &mut [Box<dyn Player>; 2],
-    first: usize,
-    convention: Convention,
-    game: u32,
-    observer: &mut dyn FnMut(&MoveEvent<'_>) -> anyhow::Result<Option<Position>>,
-) -> anyhow::Result<GameRecord> {
-    let mut pos = start.clone();
-    let mut to_move = first;
-    let mut rec = GameRecord {
+/// Plays `game` (two computers) to its end through [`Game::computer_step`]. A drawn game's
+/// moves go up the ladder (the tally counts each step used); a move no step can draw is
+/// reported (with `svg`, its picture is written there) and the game goes on without its
+/// picture. `observer` sees every move.
+fn play_game(
+    game: &mut Game,
+    number: u32,
+    tally: &mut DrawTally,
+    svg: Option<&std::path::Path>,
+    observer: &mut dyn FnMut(&MoveEvent<'_>) -> anyhow::Result<()>,
+) -> anyhow::Result<Finished> {
+    let mut rec = Finished {
         winner: 0,
         moves: 0,
         seconds: [0.0; 2],
         moves_by: [0; 2],
     };
-    loop {
+    while !game.is_over() {
+        let seat = game.to_move();
+        let name = game.seats()[seat].spec().unwrap_or("a person").to_owned();
+        let before = game.position().clone();
         let t = Instant::now();
-        let choice = players[to_move].choose(&pos, convention, &Limits::none());
-        let seconds = t.elapsed().as_secs_f64();
-        let Some(choice) = choice else {
-            if !pos.is_over() {
-                bail!(
-                    "{} found no move in a position that has one: {pos}",
-                    players[to_move].name()
-                );
+        let played = match game.computer_step(&Limits::none()) {
+            Ok(played) => {
+                if game.board().is_some() {
+                    tally.count(&played, number);
+                }
+                played
             }
-            // The player to move cannot move.
-            rec.winner = match convention {
-                Convention::Normal => 1 - to_move,
-                Convention::Misere => to_move,
-            };
-            return Ok(rec);
+            Err(GameError::NotDrawn {
+                mv,
+                words,
+                refusal,
+                report,
+            }) => {
+                tally.refused += 1;
+                eprintln!(
+                    "game {number} move {}: {words} was not drawn: {}",
+                    rec.moves + 1,
+                    refusal.log.join("; ")
+                );
+                if let (Some(dir), Some(board)) = (svg, game.board()) {
+                    write_refusal(dir, board, number, rec.moves + 1, &mv, &refusal.refusal)?;
+                }
+                game.drop_picture();
+                let mut played = game
+                    .play_move(&mv)
+                    .with_context(|| format!("{name} chose an illegal move in {before}"))?;
+                played.report = report.map(|r| *r);
+                played
+            }
+            Err(GameError::WrongGame { words, mv }) => {
+                tally.wrong += 1;
+                eprintln!(
+                    "game {number} move {}: the drawn move {words} read back to another position",
+                    rec.moves + 1
+                );
+                game.drop_picture();
+                game.play_move(&mv)?
+            }
+            Err(e) => bail!("{name} in {before}: {e}"),
         };
-        let after = pos.play(&choice.mv).with_context(|| {
-            format!("{} chose an illegal move in {pos}", players[to_move].name())
-        })?;
+        let seconds = t.elapsed().as_secs_f64();
         rec.moves += 1;
-        rec.seconds[to_move] += seconds;
-        rec.moves_by[to_move] += 1;
-        let next = observer(&MoveEvent {
-            game,
+        rec.seconds[seat] += seconds;
+        rec.moves_by[seat] += 1;
+        let after = before
+            .play(&played.chosen)
+            .with_context(|| format!("{name} chose an illegal move in {before}"))?;
+        let report = played.report.clone().unwrap_or_default();
+        observer(&MoveEvent {
+            game: number,
             ply: rec.moves,
-            player: to_move,
-            before: &pos,
-            mv: &choice.mv,
+            player: seat,
+            before: &before,
+            mv: &played.chosen,
             after: &after,
-            choice: &choice,
+            report: &report,
             seconds,
+            drawn_as: played
+                .ladder
+                .as_ref()
+                .filter(|l| l.rung.is_equivalent())
+                .map(|l| l.words.clone()),
         })?;
-        pos = next.unwrap_or(after);
-        to_move = 1 - to_move;
     }
+    rec.winner = game.winner().expect("the game is over");
+    Ok(rec)
 }
 
 /// A seed for game `g`, player `k`.
 fn game_seed(seed: u64, g: u32, k: u64) -> u64 {
-    let mut z = seed ^ (u64::from(g) << 8) ^ k;
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    sprouts::ai::seed::splitmix64(seed ^ (u64::from(g) << 8) ^ k)
 }
 
 pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
@@ -381,7 +383,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         bail!("--games must be at least 1");
     }
     for spec in [&args.p1, &args.p2] {
-        player_from_spec(spec, 0).with_context(|| format!("cannot read the player `{spec}`"))?;
+        Seat::computer(spec, 0).with_context(|| format!("cannot read the player `{spec}`"))?;
     }
     let convention = if args.misere {
         Convention::Misere
@@ -412,20 +414,24 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     }
     let world = sprouts_draw::WorldSize::new(args.area.0, args.area.1);
     for g in 1..=args.games {
-        let mut board = if args.draw {
-            Some(
-                sprouts_draw::Board::new(args.spots, world, sprouts_draw::Settings::default())
-                    .context("cannot lay out the start")?,
-            )
-        } else {
-            None
-        };
-        let mut drawing = args.draw;
-        let mut players = [
-            player_from_spec(&args.p1, game_seed(args.seed, g, 1))?,
-            player_from_spec(&args.p2, game_seed(args.seed, g, 2))?,
+        let seats = [
+            Seat::computer(&args.p1, game_seed(args.seed, g, 1))?,
+            Seat::computer(&args.p2, game_seed(args.seed, g, 2))?,
         ];
         let first = usize::from(args.alternate && g % 2 == 0);
+        let game = if args.draw {
+            Game::drawn_spots(args.spots, world, sprouts_draw::Settings::default(), seats)
+                .context("cannot lay out the start")?
+        } else {
+            Game::new(start.clone(), seats)
+        };
+        let mut game = game
+            .with_convention(convention)
+            .with_first(first)
+            .with_ladder(LadderOptions {
+                fresh: args.fresh,
+                ..LadderOptions::default()
+            });
         let mut moves_json = Vec::new();
         if !args.json {
             writeln!(
@@ -437,26 +443,13 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             )?;
         }
         let json = args.json;
-        let fresh = args.fresh;
         let svg_dir = args.svg.as_deref();
-        let rec = play_game(&start, &mut players, first, convention, g, &mut |e| {
-            // Drawn: the game goes on from the position read off the picture.
-            let mut next = None;
-            if let Some(board) = board.as_mut()
-                && drawing
-            {
-                if draw_event(board, e, &mut draw, fresh, svg_dir)? {
-                    next = Some(board.position().clone());
-                } else {
-                    drawing = false;
-                }
-            }
-            let r = &e.choice.report;
+        let rec = play_game(&mut game, g, &mut draw, svg_dir, &mut |e| {
+            let r = e.report;
             let verdict = r.verdict.map(|v| match v {
                 Outcome::Win => "win",
                 Outcome::Loss => "loss",
             });
-            let drawn_as = draw.last_equivalent.take();
             if json {
                 let mut m = json!({
                     "game": e.game,
@@ -470,7 +463,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                     "seconds": e.seconds,
                 });
                 // The move drawn in its place (the same game), when it was not the move itself.
-                if let Some(w) = drawn_as {
+                if let Some(w) = &e.drawn_as {
                     m["drawn_as"] = json!(w);
                 }
                 moves_json.push(m);
@@ -492,20 +485,10 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 line.push(']');
                 writeln!(out, "{line}")?;
             }
-            Ok(next)
+            Ok(())
         })?;
-        if drawing {
-            draw.to_end += 1;
-            if !draw.game_used_fresh {
-                draw.to_end_without_fresh += 1;
-            }
-            if !draw.game_used_fresh && !draw.game_used_equivalent {
-                draw.to_end_without_equivalent += 1;
-            }
-        }
-        draw.game_used_fresh = false;
-        draw.game_used_equivalent = false;
-        if let (Some(board), Some(dir)) = (&board, &args.svg) {
+        draw.end_game(args.draw && game.board().is_some());
+        if let (Some(board), Some(dir)) = (game.board(), &args.svg) {
             let svg =
                 sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
             let path = dir.join(format!("game-{g}.svg"));
@@ -575,6 +558,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             line["moves_refused"] = json!(draw.refused);
             line["wrong_positions"] = json!(draw.wrong);
             line["moves_drawn_as_equivalent"] = json!(draw.equivalent);
+            line["moves_drawn_by_ladder_step_2"] = json!(draw.step_two);
             line["games_drawn_without_equivalent"] = json!(draw.to_end_without_equivalent);
             if args.fresh {
                 line["moves_drawn_fresh"] = json!(draw.fresh);

@@ -383,3 +383,156 @@ async fn the_server_answers_during_a_long_think_and_stop_ends_it() {
         "the stop took {stopped:?}: the 120 s think did not end"
     );
 }
+
+/// Opens a WebSocket with these extra headers; returns the HTTP status of a refused handshake.
+async fn handshake_status(server: &Server, headers: &[(&str, &str)]) -> Option<u16> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = server
+        .url
+        .as_str()
+        .into_client_request()
+        .expect("a request");
+    for (name, value) in headers {
+        request.headers_mut().insert(
+            tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes())
+                .expect("a header name"),
+            value.parse().expect("a header value"),
+        );
+    }
+    match connect_async(request).await {
+        Ok(_) => None,
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            Some(response.status().as_u16())
+        }
+        Err(e) => panic!("the handshake failed otherwise: {e}"),
+    }
+}
+
+/// Other web sites cannot drive the game: a WebSocket from a foreign `Origin`, or through a
+/// foreign `Host` name (DNS rebinding), is refused with 403; the server's own origin under
+/// its loopback names, and an origin allowed with `--allow-origin`, are accepted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreign_origins_and_hosts_are_refused() {
+    let (server, _) = start_with(
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--allow-origin",
+            "https://sprouts.example.org",
+        ],
+        None,
+    );
+    let port = server
+        .url
+        .trim_start_matches("ws://127.0.0.1:")
+        .trim_end_matches("/ws")
+        .to_owned();
+    let own = format!("http://127.0.0.1:{port}");
+    let localhost = format!("http://localhost:{port}");
+    assert_eq!(handshake_status(&server, &[("origin", &own)]).await, None);
+    assert_eq!(
+        handshake_status(&server, &[("origin", &localhost)]).await,
+        None
+    );
+    assert_eq!(
+        handshake_status(&server, &[("origin", "https://sprouts.example.org")]).await,
+        None
+    );
+    assert_eq!(
+        handshake_status(&server, &[("origin", "https://evil.example")]).await,
+        Some(403)
+    );
+    let foreign_host = format!("rebound.example:{port}");
+    assert_eq!(
+        handshake_status(&server, &[("host", &foreign_host)]).await,
+        Some(403)
+    );
+    // The server still serves its own pages.
+    let page = Page::open(&server).await;
+    assert!(!page.session.is_empty());
+}
+
+/// A client that sends part of a request's headers and stops is disconnected after the header
+/// timeout, and connections past the cap are closed at once; the server keeps answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_sent_requests_time_out_and_connections_are_capped() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (server, _) = start_with(
+        &[
+            "serve",
+            "--port",
+            "0",
+            "--header-timeout",
+            "1",
+            "--max-connections",
+            "3",
+        ],
+        None,
+    );
+    let addr = server
+        .url
+        .trim_start_matches("ws://")
+        .trim_end_matches("/ws")
+        .to_owned();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut s = TcpStream::connect(&addr).await.expect("connects");
+        s.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            .await
+            .expect("written");
+        held.push(s);
+    }
+    // Past the cap: closed without an answer.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut extra = TcpStream::connect(&addr).await.expect("the OS accepts");
+    let mut buf = [0u8; 64];
+    let n = tokio::time::timeout(WAIT, extra.read(&mut buf))
+        .await
+        .expect("closed in time")
+        .unwrap_or(0);
+    assert_eq!(n, 0, "a connection past the cap gets nothing");
+    // The half-sent requests are dropped after the timeout (1 s): each read ends.
+    for mut s in held {
+        let r = tokio::time::timeout(WAIT, s.read(&mut buf))
+            .await
+            .expect("the server ends the connection in time");
+        // Hyper may answer 408 before closing; either way the connection ends.
+        if let Ok(n) = r
+            && n > 0
+        {
+            assert!(buf.starts_with(b"HTTP/1.1 408"), "{:?}", &buf[..n]);
+        }
+    }
+    // With the slots free again, a page opens.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let page = Page::open(&server).await;
+    assert!(!page.session.is_empty());
+}
+
+/// A page flooding the server gets "too many messages" and its extra messages are dropped;
+/// another page is answered meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_messages_is_limited_and_others_are_answered() {
+    let server = start();
+    let mut flooder = Page::open(&server).await;
+    for _ in 0..1000 {
+        flooder.send(json!({"type": "stop"})).await;
+    }
+    let (m, _) = flooder
+        .until(|m| {
+            m["type"] == "error"
+                && m["message"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("too many messages"))
+        })
+        .await;
+    assert!(m["message"].as_str().unwrap().contains("a second"));
+    let started = Instant::now();
+    let other = Page::open(&server).await;
+    assert!(!other.session.is_empty());
+    eprintln!(
+        "another page was answered in {:.3} s during the flood",
+        started.elapsed().as_secs_f64()
+    );
+}

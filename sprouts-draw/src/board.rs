@@ -613,6 +613,73 @@ impl Board {
         crate::route::equivalents_to_try(self, mv)
     }
 
+    /// Rebuilds the undo history of the moves from the picture alone, for a board read from a
+    /// file (which keeps the last picture only): the picture before a move is the picture
+    /// after it without the move's two curves and its new spot. Each earlier picture is
+    /// analysed and checked against the position the moves make, like any transaction; the
+    /// history goes back as far as that holds (a picture drawn afresh keeps every curve's
+    /// move, so it normally reaches the start). Returns how many moves can be undone. The redo
+    /// history is cleared; the present picture is unchanged.
+    pub fn rebuild_move_history(&mut self) -> usize {
+        let _span = tracing::debug_span!("rebuild_move_history").entered();
+        let moves = self.state.moves.clone();
+        let mut positions = vec![self.start.clone()];
+        for m in &moves {
+            let last = positions.last().expect("the start is there");
+            let Some(next) = m
+                .notation
+                .to_move(last)
+                .ok()
+                .and_then(|mv| last.play(&mv).ok())
+            else {
+                return 0;
+            };
+            positions.push(next);
+        }
+        let mut steps = Vec::new();
+        let mut drawing = self.state.drawing.clone();
+        for k in (0..moves.len()).rev() {
+            let new_spot = positions[k].next_spot();
+            let spots: Vec<_> = drawing
+                .spots()
+                .iter()
+                .filter(|s| s.id != new_spot)
+                .cloned()
+                .collect();
+            let curves: Vec<_> = drawing
+                .curves()
+                .iter()
+                .filter(|c| c.origin.is_none_or(|o| o.move_index as usize != k))
+                .cloned()
+                .collect();
+            if curves.len() + 2 != drawing.curves().len() {
+                break;
+            }
+            let Ok(before) = Drawing::from_parts(drawing.world(), spots, curves) else {
+                break;
+            };
+            let Ok(analysis) = read_back(&before) else {
+                break;
+            };
+            if check(&positions[k], analysis.position()).is_err() {
+                break;
+            }
+            steps.push(Step {
+                kinds: vec![StepKind::Move(moves[k].clone())],
+                state: State {
+                    drawing: before.clone(),
+                    analysis,
+                    moves: moves[..k].to_vec(),
+                },
+            });
+            drawing = before;
+        }
+        steps.reverse();
+        self.undo = steps;
+        self.redo.clear();
+        self.undo.len()
+    }
+
     /// Replaces the words of the moves (a saved game keeps the words it was written with).
     pub(crate) fn set_words(&mut self, words: Vec<String>) {
         for (m, w) in self.state.moves.iter_mut().zip(words) {

@@ -90,20 +90,26 @@ struct Header {
     version: Option<u32>,
 }
 
-/// Where the game started: `n` seeds, or a position given as regions of boundaries of spot
-/// numbers with every spot's lives and the next spot (a custom start).
-#[derive(Serialize, Deserialize)]
+/// Where a game started, keeping the spots' identities (which the moves' notation names):
+/// `n` seeds, or a position given as regions of boundaries of spot numbers with every spot's
+/// lives and the next spot (a custom start). Saved games and game records write it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "lowercase")]
-enum StartRepr {
+pub enum SavedStart {
+    /// The start of an `n`-spot game.
     Spots(u32),
+    /// Any drawable position.
     Position {
+        /// The regions, each a list of boundaries, each the spots met walking round it.
         regions: Vec<Vec<Vec<u32>>>,
+        /// Every spot with its lives.
         lives: Vec<(u32, u8)>,
+        /// The identity the next new spot gets.
         next: u32,
     },
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SpotRepr {
     id: u32,
@@ -112,37 +118,41 @@ struct SpotRepr {
     radius: f64,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CurveRepr {
     from: u32,
     to: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     origin: Option<CurveOrigin>,
     spline: Spline,
 }
 
-#[derive(Serialize, Deserialize)]
+/// A move as saved: in words (as the log wrote it) and in topological notation
+/// ([`MoveNotation`]), which is what a load replays; the words must name the same move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoveRepr {
-    words: String,
-    notation: String,
+pub struct SavedMove {
+    /// The move in words: `3 -> 5`, `3 -> 5 enclosing 7, 8-9`.
+    pub words: String,
+    /// The move's notation (its spots and the key of the position it makes).
+    pub notation: String,
 }
 
 /// A saved game: everything needed to reload a game exactly (world size, settings, spots,
 /// curves, the moves in words and in topological form), in the JSON layout shown in the module
 /// docs.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SavedGame {
     format: String,
     version: u32,
     world: WorldSize,
     settings: Settings,
-    start: StartRepr,
+    start: SavedStart,
     spots: Vec<SpotRepr>,
     curves: Vec<CurveRepr>,
-    moves: Vec<MoveRepr>,
+    moves: Vec<SavedMove>,
 }
 
 impl SavedGame {
@@ -154,7 +164,7 @@ impl SavedGame {
             version: SAVED_GAME_VERSION,
             world: d.world(),
             settings: *board.settings(),
-            start: start_repr(board.start()),
+            start: SavedStart::of(board.start()),
             spots: d
                 .spots()
                 .iter()
@@ -178,12 +188,32 @@ impl SavedGame {
             moves: board
                 .moves()
                 .iter()
-                .map(|m| MoveRepr {
+                .map(|m| SavedMove {
                     words: m.words.clone(),
                     notation: m.notation.to_string(),
                 })
                 .collect(),
         }
+    }
+
+    /// Where the game started.
+    pub fn start(&self) -> &SavedStart {
+        &self.start
+    }
+
+    /// The moves, in order.
+    pub fn moves(&self) -> &[SavedMove] {
+        &self.moves
+    }
+
+    /// The drawing settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The drawing area.
+    pub fn world(&self) -> WorldSize {
+        self.world
     }
 
     /// The JSON text (pretty-printed, every number written so that it reads back exactly).
@@ -224,11 +254,6 @@ impl SavedGame {
     /// # Errors
     /// Any [`LoadError`] but the JSON ones.
     pub fn into_board(self) -> Result<Board, LoadError> {
-        let spot = |n: u32| match SpotId::new(n) {
-            Some(s) if n <= MAX_SPOT_ID => Ok(s),
-            Some(s) => Err(LoadError::Drawing(DrawingError::SpotIdTooLarge(s))),
-            None => Err(LoadError::SpotZero),
-        };
         // A drawing area larger than a drawing may have is refused here, and curves far
         // outside it by the analysis, first thing (the rules every board keeps).
         let mut drawing = Drawing::new(self.world)?;
@@ -260,49 +285,7 @@ impl SavedGame {
                     })
             })
             .collect::<Result<_, _>>()?;
-        let start = match self.start {
-            StartRepr::Spots(n) => {
-                if n > MAX_SPOT_ID / 4 {
-                    return Err(LoadError::Start(format!("{n} spots are too many")));
-                }
-                Position::new(n)
-            }
-            StartRepr::Position {
-                regions,
-                lives,
-                next,
-            } => {
-                let regions = regions
-                    .into_iter()
-                    .map(|r| {
-                        r.into_iter()
-                            .map(|b| b.into_iter().map(spot).collect::<Result<Vec<_>, _>>())
-                            .collect::<Result<Vec<_>, _>>()
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                let lives = lives
-                    .into_iter()
-                    .map(|(s, l)| {
-                        Ok((
-                            spot(s)?,
-                            Lives::new(l).ok_or_else(|| {
-                                LoadError::Start(format!("spot {s} is given {l} lives"))
-                            })?,
-                        ))
-                    })
-                    .collect::<Result<Vec<_>, LoadError>>()?;
-                let setup = Setup {
-                    regions,
-                    lives,
-                    next_spot: Some(spot(next)?),
-                };
-                let pos =
-                    Position::from_setup(setup).map_err(|e| LoadError::Start(e.to_string()))?;
-                pos.check_drawable()
-                    .map_err(|e| LoadError::Start(e.to_string()))?;
-                pos
-            }
-        };
+        let start = self.start.to_position()?;
         let mut board = Board::from_game(start, &notations, drawing, self.settings)?;
         // The words name the same move as the notation (the order in which they list spots
         // depends on where the picture's boundaries start, so they are kept as written).
@@ -322,6 +305,59 @@ impl SavedGame {
 
 /// Whether move words (`3 -> 5`, `3 -> 5 enclosing 7, 8-9`, `3 -> 3 enclosing nothing`) name
 /// the spots and the enclosed spots of a notation.
+/// A spot identity from a file: from 1 to [`MAX_SPOT_ID`].
+fn spot(n: u32) -> Result<SpotId, LoadError> {
+    match SpotId::new(n) {
+        Some(s) if n <= MAX_SPOT_ID => Ok(s),
+        Some(s) => Err(LoadError::Drawing(DrawingError::SpotIdTooLarge(s))),
+        None => Err(LoadError::SpotZero),
+    }
+}
+
+/// Replays saved moves from `start` in `sprouts-topo`: each notation must name a legal move of
+/// the position so far and its words the same move. Returns each move with its words as
+/// saved, and the position they make.
+///
+/// # Errors
+/// [`LoadError::Notation`], [`LoadError::Words`], or [`LoadError::Board`] for an illegal move.
+pub fn replay_moves(
+    start: &Position,
+    moves: &[SavedMove],
+) -> Result<(Vec<crate::PlayedMove>, Position), LoadError> {
+    let mut pos = start.clone();
+    let mut played = Vec::with_capacity(moves.len());
+    for (index, m) in moves.iter().enumerate() {
+        let notation = m
+            .notation
+            .parse::<MoveNotation>()
+            .map_err(|e| LoadError::Notation {
+                index,
+                reason: e.to_string(),
+            })?;
+        let illegal = |reason: String| {
+            LoadError::Board(BoardError::IllegalMove {
+                index,
+                notation: m.notation.clone(),
+                reason,
+            })
+        };
+        let mv = notation.to_move(&pos).map_err(|e| illegal(e.to_string()))?;
+        if !words_match(&m.words, &notation) {
+            return Err(LoadError::Words {
+                index,
+                saved: m.words.clone(),
+                actual: mv.describe(&pos),
+            });
+        }
+        pos = pos.play(&mv).map_err(|e| illegal(e.to_string()))?;
+        played.push(crate::PlayedMove {
+            words: m.words.clone(),
+            notation,
+        });
+    }
+    Ok((played, pos))
+}
+
 fn words_match(words: &str, n: &MoveNotation) -> bool {
     let (head, enclosing) = match words.split_once(" enclosing ") {
         Some((h, e)) => (h, Some(e)),
@@ -358,22 +394,79 @@ fn words_match(words: &str, n: &MoveNotation) -> bool {
 }
 
 /// The start as `n` seeds when it is the start of an `n`-spot game, else spelled out.
-fn start_repr(start: &Position) -> StartRepr {
-    let n = u32::try_from(start.spot_count()).unwrap_or(u32::MAX);
-    if n < u32::MAX && start.game_key() == Position::new(n).game_key() {
-        return StartRepr::Spots(n);
+impl SavedStart {
+    /// The start as saved: `n` seeds when it is the start of an `n`-spot game (up to the
+    /// mirror image), else spelled out.
+    pub fn of(start: &Position) -> SavedStart {
+        let n = u32::try_from(start.spot_count()).unwrap_or(u32::MAX);
+        if n < u32::MAX && start.game_key() == Position::new(n).game_key() {
+            return SavedStart::Spots(n);
+        }
+        SavedStart::Position {
+            regions: start
+                .regions()
+                .map(|r| {
+                    r.boundaries()
+                        .map(|b| b.corners().iter().map(|c| c.get()).collect())
+                        .collect()
+                })
+                .collect(),
+            lives: start.spots().map(|(s, l)| (s.get(), l.get())).collect(),
+            next: start.next_spot().get(),
+        }
     }
-    StartRepr::Position {
-        regions: start
-            .regions()
-            .map(|r| {
-                r.boundaries()
-                    .map(|b| b.corners().iter().map(|c| c.get()).collect())
-                    .collect()
-            })
-            .collect(),
-        lives: start.spots().map(|(s, l)| (s.get(), l.get())).collect(),
-        next: start.next_spot().get(),
+
+    /// The position, checked: at most a quarter of the largest spot identity for `n` seeds;
+    /// a spelled-out start must be a valid, drawable position.
+    ///
+    /// # Errors
+    /// [`LoadError::Start`], [`LoadError::SpotZero`] or [`LoadError::Drawing`] for a spot
+    /// identity out of range.
+    pub fn to_position(&self) -> Result<Position, LoadError> {
+        match self {
+            SavedStart::Spots(n) => {
+                let n = *n;
+                if n > MAX_SPOT_ID / 4 {
+                    return Err(LoadError::Start(format!("{n} spots are too many")));
+                }
+                Ok(Position::new(n))
+            }
+            SavedStart::Position {
+                regions,
+                lives,
+                next,
+            } => {
+                let regions = regions
+                    .iter()
+                    .map(|r| {
+                        r.iter()
+                            .map(|b| b.iter().map(|&n| spot(n)).collect::<Result<Vec<_>, _>>())
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let lives = lives
+                    .iter()
+                    .map(|&(s, l)| {
+                        Ok((
+                            spot(s)?,
+                            Lives::new(l).ok_or_else(|| {
+                                LoadError::Start(format!("spot {s} is given {l} lives"))
+                            })?,
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, LoadError>>()?;
+                let setup = Setup {
+                    regions,
+                    lives,
+                    next_spot: Some(spot(*next)?),
+                };
+                let pos =
+                    Position::from_setup(setup).map_err(|e| LoadError::Start(e.to_string()))?;
+                pos.check_drawable()
+                    .map_err(|e| LoadError::Start(e.to_string()))?;
+                Ok(pos)
+            }
+        }
     }
 }
 

@@ -51,9 +51,49 @@ impl Position {
     }
 
     /// Whether `other` is the same position spot for spot, up to rotation, order and the mirror
-    /// image (the same as comparing game keys).
-    pub fn same_game_as(&self, other: &Position) -> bool {
+    /// image (the same as comparing game keys): the drawing's notion of sameness.
+    pub fn same_position_as(&self, other: &Position) -> bool {
         self.game_key() == other.game_key()
+    }
+
+    /// Whether `other` is the same game, exactly: the same position spot for spot
+    /// ([`Position::same_position_as`]), or equal exact canonical forms without GLOP's
+    /// reductions ([`Position::canonical_unreduced`]; the same position up to renumbering of
+    /// its spots). Positions that differ only by dead parts are not the same game here: a move
+    /// drawn in place of another must leave the same spots alive.
+    ///
+    /// This is the one test of "the same game" the drawing's ladder, self-play and network
+    /// play use. A cheap invariant (total lives and the sorted lives of live regions) rules out
+    /// most pairs before any form is computed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use sprouts_topo::Position;
+    /// let p = Position::new(3);
+    /// let one_two = p.moves().find(|m| m.describe(&p) == "1 -> 2").unwrap();
+    /// let two_three = p.moves().find(|m| m.describe(&p) == "2 -> 3").unwrap();
+    /// let loop_at_1 = p.moves().find(|m| m.describe(&p).starts_with("1 -> 1")).unwrap();
+    /// let (a, b, c) = (p.play(&one_two).unwrap(), p.play(&two_three).unwrap(), p.play(&loop_at_1).unwrap());
+    /// assert!(a.same_game(&b));
+    /// assert!(!a.same_position_as(&b));
+    /// assert!(!a.same_game(&c));
+    /// ```
+    pub fn same_game(&self, other: &Position) -> bool {
+        if self.game_key() == other.game_key() {
+            return true;
+        }
+        let signature = |p: &Position| {
+            let mut regions: Vec<u32> =
+                p.regions().map(|r| r.lives()).filter(|&l| l >= 2).collect();
+            regions.sort_unstable();
+            (p.total_lives(), regions)
+        };
+        if signature(self) != signature(other) {
+            return false;
+        }
+        let (a, b) = (self.canonical_unreduced(), other.canonical_unreduced());
+        a.is_exact() && b.is_exact() && a == b
     }
 
     fn key_oriented(&self, mirror: bool) -> Vec<u32> {

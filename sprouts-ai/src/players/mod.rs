@@ -128,11 +128,3 @@ pub(crate) fn mover_wins(moves_after: u32, convention: Convention) -> bool {
         Convention::Misere => !moves_after.is_multiple_of(2),
     }
 }
-
-/// A 64-bit mix (splitmix64) for deriving seeds.
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}

@@ -8,9 +8,10 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use sprouts_topo::Position;
 
-use super::{Candidate, Choice, Player, Report, candidates, mix, mover_wins, playout};
+use super::{Candidate, Choice, Player, Report, candidates, mover_wins, playout};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
+use crate::seed::splitmix64;
 
 /// How much a Monte Carlo player plays per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,8 +63,9 @@ fn play_round(
         .filter(|&i| {
             let c = i / games as usize;
             let g = first + (i % games as usize) as u64;
-            let mut rng =
-                Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(c as u64) ^ mix(g << 20)));
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix64(
+                seed ^ splitmix64(c as u64) ^ splitmix64(g << 20),
+            ));
             mover_wins(playout(&cands[c].child, &mut rng), convention)
         })
         .map(|i| i / games as usize)
@@ -136,7 +138,7 @@ impl Player for MonteCarlo {
             return None;
         }
         self.moves += 1;
-        let seed = mix(self.seed ^ mix(self.moves));
+        let seed = splitmix64(self.seed ^ splitmix64(self.moves));
         let (wins, games) = monte_carlo_shares(&cands, self.budget, seed, convention, limits);
         let best = *wins.iter().max().expect("candidates");
         let tied: Vec<usize> = (0..cands.len()).filter(|&i| wins[i] == best).collect();

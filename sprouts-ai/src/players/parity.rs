@@ -32,10 +32,11 @@ use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
 use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
 
 use super::montecarlo::monte_carlo_shares;
-use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
+use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates};
 use crate::Limits;
 use crate::bounds::{BoundsScratch, LongestGame, lower_bound, upper_bound};
 use crate::impartial::{Convention, Outcome};
+use crate::seed::splitmix64;
 
 /// An exact win for the player to move.
 const WIN: f64 = 2.0;
@@ -197,7 +198,7 @@ impl ParitySearch {
         let cands = candidates(position);
         let n_workers = threads.min(cands.len()).max(1);
         while self.workers.len() < n_workers {
-            let seed = mix(self.seed ^ mix(self.workers.len() as u64 + 1));
+            let seed = splitmix64(self.seed ^ splitmix64(self.workers.len() as u64 + 1));
             self.workers.push(Searcher::new(&self.config, seed));
         }
         for w in &mut self.workers {
@@ -305,7 +306,7 @@ impl ParitySearch {
             tied,
             convention,
             self.config.tie_games,
-            mix(self.seed ^ self.moves),
+            splitmix64(self.seed ^ self.moves),
             limits,
         )
     }
@@ -357,7 +358,7 @@ pub(crate) fn break_tie(
         let (wins, _) = monte_carlo_shares(
             &sub,
             MonteCarloBudget::Games(per),
-            mix(seed ^ mix(round + 1)),
+            splitmix64(seed ^ splitmix64(round + 1)),
             convention,
             &Limits::none(),
         );

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 use sprouts_topo::Position;
 
 use super::parity::{RootResult, break_tie};
-use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates, mix};
+use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 use crate::misere_play::MisereSproutsSolver;
+use crate::seed::splitmix64;
 use crate::solver::{Solver, SolverConfig};
 
 /// The perfect player.
@@ -48,7 +49,7 @@ impl Perfect {
             moves: 0,
             misere: MisereSproutsSolver::new(),
             solver: Solver::new(SolverConfig::default()),
-            parity: ParitySearch::new(config, mix(seed)),
+            parity: ParitySearch::new(config, splitmix64(seed)),
         }
     }
 }
@@ -66,7 +67,7 @@ impl Player for Perfect {
             let d = Instant::now() + t;
             limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
         }
-        let seed = mix(self.seed ^ mix(self.moves));
+        let seed = splitmix64(self.seed ^ splitmix64(self.moves));
         let cands = candidates(position);
         if cands.is_empty() {
             return None;

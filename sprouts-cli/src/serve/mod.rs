@@ -5,27 +5,29 @@
 //! own [`session::Session`]: the page's game lives on the server, in Rust (boards, players,
 //! drawing), and one page can never reach another's game, which is not even addressable from a
 //! connection. Heavy work (the computer's move, drawing a curve) runs on tokio's blocking
-//! threads with a stop flag, so the server keeps answering while it runs.
-
-pub(crate) mod protocol;
-pub(crate) mod session;
-#[cfg(test)]
-mod tests;
+//! threads with a stop flag, so the server keeps answering while it runs. The protocol and the
+//! session are `sprouts_net::page`'s; this module adds the sockets.
 
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use axum::Router;
+use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::service::TowerToHyperService;
 use rand::Rng;
-use tokio::sync::mpsc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
-use protocol::{Pt, ServerMsg, encode};
-use session::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
+use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
+use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -40,6 +42,19 @@ pub(crate) struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Another origin allowed to open the game's WebSocket besides the served address and its
+    /// loopback names (e.g. `https://sprouts.example.org` behind a reverse proxy); repeatable.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allow_origin: Vec<String>,
+    /// The most TCP connections open at once; more are closed at once.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_connections: u32,
+    /// The most pages (WebSocket sessions) at once; more get 503.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_pages: u32,
+    /// Seconds a client has to send a request's headers.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub header_timeout: u64,
 }
 
 impl ServeArgs {
@@ -48,6 +63,10 @@ impl ServeArgs {
         ServeArgs {
             port: 8080,
             open: false,
+            allow_origin: Vec::new(),
+            max_connections: 256,
+            max_pages: 64,
+            header_timeout: 10,
         }
     }
 }
@@ -82,11 +101,82 @@ async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
     ))
 }
 
+/// What every connection shares: who may open a page's WebSocket, and how many may be open.
+#[derive(Clone)]
+pub(crate) struct ServerState {
+    /// Origins allowed on `/ws` (`http://127.0.0.1:PORT`, its loopback names, `--allow-origin`).
+    origins: Arc<Vec<String>>,
+    /// One permit a page.
+    pages: Arc<Semaphore>,
+}
+
+impl ServerState {
+    /// The state for a server at `addr`: its own origins under every loopback name, and the
+    /// extra ones.
+    fn new(addr: SocketAddr, extra: &[String], max_pages: u32) -> ServerState {
+        let port = addr.port();
+        let mut origins: Vec<String> = [
+            format!("http://{addr}"),
+            format!("http://127.0.0.1:{port}"),
+            format!("http://localhost:{port}"),
+            format!("http://[::1]:{port}"),
+        ]
+        .into();
+        origins.extend(extra.iter().map(|o| o.trim_end_matches('/').to_owned()));
+        ServerState {
+            origins: Arc::new(origins),
+            pages: Arc::new(Semaphore::new(max_pages as usize)),
+        }
+    }
+
+    /// Whether a WebSocket request comes from the page this server serves: its `Host` is the
+    /// host of an allowed origin, and its `Origin`, when it has one (browsers always send it),
+    /// is an allowed origin. This stops other web sites from driving the game (cross-site
+    /// WebSocket hijacking) and DNS rebinding (a foreign name resolving to loopback).
+    fn allows(&self, headers: &HeaderMap) -> Result<(), String> {
+        let text = |name: header::HeaderName| {
+            headers
+                .get(&name)
+                .map(|v| v.to_str().map(str::to_owned).unwrap_or_default())
+        };
+        let host = text(header::HOST).unwrap_or_default();
+        let host_ok = self.origins.iter().any(|o| {
+            o.split_once("://")
+                .is_some_and(|(_, authority)| authority.eq_ignore_ascii_case(&host))
+        });
+        if !host_ok {
+            return Err(format!(
+                "the host `{}` is not this server's",
+                excerpt(&host)
+            ));
+        }
+        if let Some(origin) = text(header::ORIGIN)
+            && !self.origins.iter().any(|o| o.eq_ignore_ascii_case(&origin))
+        {
+            return Err(format!(
+                "pages from `{}` may not open this server's games (see --allow-origin)",
+                excerpt(&origin)
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// At most the first 80 characters of a text from outside, for messages and logs.
+fn excerpt(text: &str) -> String {
+    let mut s: String = text.chars().take(80).collect();
+    if s.len() < text.len() {
+        s.push_str("...");
+    }
+    s
+}
+
 /// The server's routes.
-pub(crate) fn app() -> Router {
+pub(crate) fn app(state: ServerState) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/ws", get(ws_upgrade))
+        .with_state(state)
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -97,12 +187,41 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.open {
         open_browser(&url);
     }
-    axum::serve(listener, app())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("the server stopped with an error")
+    let app = app(ServerState::new(addr, &args.allow_origin, args.max_pages));
+    let connections = Arc::new(Semaphore::new(args.max_connections as usize));
+    let header_timeout = Duration::from_secs(args.header_timeout);
+    let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut stop => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    tracing::warn!("accept failed: {e}");
+                    continue;
+                }
+            },
+        };
+        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+            tracing::warn!(%peer, "connection closed: {} are open", args.max_connections);
+            continue;
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut builder = Builder::new(TokioExecutor::new());
+            builder
+                .http1()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            if let Err(e) = builder
+                .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                .await
+            {
+                tracing::debug!(%peer, "connection ended: {e}");
+            }
+            drop(permit);
+        });
+    }
 }
 
 /// Opens `url` in the system's browser, saying so if it cannot.
@@ -129,9 +248,56 @@ async fn index() -> impl IntoResponse {
     )
 }
 
-async fn ws_upgrade(ws: WebSocketUpgrade) -> impl IntoResponse {
+async fn ws_upgrade(
+    State(state): State<ServerState>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if let Err(why) = state.allows(&headers) {
+        tracing::warn!("WebSocket refused: {why}");
+        return (StatusCode::FORBIDDEN, why).into_response();
+    }
+    let Ok(permit) = Arc::clone(&state.pages).try_acquire_owned() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many pages are open on this server; close one and reload",
+        )
+            .into_response();
+    };
     ws.max_message_size(protocol::MAX_MESSAGE_BYTES)
-        .on_upgrade(connection)
+        .on_upgrade(move |socket| connection(socket, permit))
+}
+
+/// Messages a page may send: a burst of [`BURST`], refilled at [`RATE`] a second.
+const RATE: f64 = 100.0;
+const BURST: f64 = 200.0;
+
+/// A token bucket for one page's messages.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket {
+            tokens: BURST,
+            at: Instant::now(),
+        }
+    }
+
+    /// Whether one more message may be handled now.
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 /// What comes back from the blocking threads.
@@ -142,15 +308,18 @@ enum Event {
     Setup(Box<SetupResult>),
 }
 
-/// One page's connection: its session, its messages, its jobs.
-async fn connection(socket: WebSocket) {
+/// One page's connection: its session, its messages, its jobs. When it ends, the session is
+/// dropped, which stops its running job.
+async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
     let (mut tx, mut rx) = socket.split();
     let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
-    let (id, seed) = {
+    let (id, seed): (String, u64) = {
         let mut rng = rand::rng();
         (format!("{:016x}", rng.random::<u64>()), rng.random())
     };
     let mut session = Session::new(id, seed);
+    let mut bucket = Bucket::new();
+    let mut warned = false;
     tracing::info!(session = session.id(), "page connected");
     loop {
         let reply = tokio::select! {
@@ -158,7 +327,19 @@ async fn connection(socket: WebSocket) {
                 // Handling a message is quick: the router's and the players' work, and the
                 // building of a new or loaded game, come back as jobs run on tokio's blocking
                 // threads below.
-                Some(Ok(Message::Text(t))) => session.handle_text(t.as_str()),
+                Some(Ok(Message::Text(t))) if bucket.take() => {
+                    warned = false;
+                    session.handle_text(t.as_str())
+                }
+                Some(Ok(Message::Text(_))) if warned => continue,
+                Some(Ok(Message::Text(_))) => {
+                    warned = true;
+                    tracing::warn!(session = session.id(), "messages dropped: over {RATE} a second");
+                    Reply {
+                        msgs: vec![ServerMsg::Error { message: format!("too many messages: at most {RATE} a second; some were dropped") }],
+                        job: None, reach: None, setup: None,
+                    }
+                }
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
                     job: None,

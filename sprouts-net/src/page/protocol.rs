@@ -6,13 +6,6 @@
 //! carry `k`, the number of moves the page believes have been played: a message with another
 //! `k` is stale (the page has not yet seen a move) and is refused with an error, changing
 //! nothing. A message that cannot be decoded, or comes out of order, gets an `error` too.
-//!
-//! This module depends on serde alone, so that the fuzz target can include it as it is.
-
-#![allow(
-    unreachable_pub,
-    reason = "public so that the fuzz target can include this file as its own module"
-)]
 
 use serde::{Deserialize, Serialize};
 
@@ -248,6 +241,28 @@ pub struct StateMsg {
     pub glop: String,
 }
 
+impl ClientMsg {
+    /// The session id the message carries (`None` for `hello`).
+    pub fn session(&self) -> Option<&str> {
+        match self {
+            ClientMsg::Hello { .. } => None,
+            ClientMsg::NewGame { session, .. }
+            | ClientMsg::Reach { session, .. }
+            | ClientMsg::Draw { session, .. }
+            | ClientMsg::Redraw { session, .. }
+            | ClientMsg::Undo { session, .. }
+            | ClientMsg::Redo { session, .. }
+            | ClientMsg::Pause { session, .. }
+            | ClientMsg::Stop { session }
+            | ClientMsg::Save { session }
+            | ClientMsg::SaveLog { session }
+            | ClientMsg::Load { session, .. }
+            | ClientMsg::Settings { session, .. }
+            | ClientMsg::Players { session, .. } => Some(session),
+        }
+    }
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -288,7 +303,7 @@ pub enum ServerMsg {
         /// The line.
         line: String,
     },
-    /// The game as saved-game JSON (answer to `save`).
+    /// The game as a game record in JSON (answer to `save`).
     Saved {
         /// The JSON text.
         json: String,

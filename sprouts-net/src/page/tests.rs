@@ -306,7 +306,7 @@ fn out_of_order_stale_and_illegal_requests_change_nothing() {
     );
     rejected(
         &mut s,
-        r#"{"type":"new_game","session":"s1","spots":5000,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":500,"height":400}"#,
+        r#"{"type":"new_game","session":"s1","spots":150,"convention":"normal","players":[{"kind":"human"},{"kind":"human"}],"first":0,"width":200,"height":200}"#,
         "do not fit",
     );
     rejected(
@@ -589,72 +589,10 @@ fn two_computers_play_a_game_to_the_end() {
     assert!(st.status.starts_with(["Blue", "Red"][winner as usize]));
 }
 
-/// The moves `equivalent_moves` returns give the same game as the chosen one (checked by an
-/// independent name of the position: its canonical form or, for a move with an inexact form,
-/// the game key), and at the start of 3 spots every joining move is equivalent to `1 -> 2`
-/// (the three spots are alike), while no loop is.
-#[test]
-fn equivalent_moves_give_the_same_game() {
-    use rand::{Rng, SeedableRng};
-    use sprouts_topo::Position;
-    use std::sync::atomic::AtomicBool;
-
-    let stop = AtomicBool::new(false);
-    let p = Position::new(3);
-    let one_two = p
-        .moves()
-        .find(|m| m.describe(&p) == "1 -> 2")
-        .expect("1 -> 2");
-    let eq: Vec<String> = super::session::equivalent_moves(&p, &one_two, &stop)
-        .iter()
-        .map(|m| m.describe(&p))
-        .collect();
-    for w in ["1 -> 3", "2 -> 3"] {
-        assert!(eq.iter().any(|e| e == w), "{w} missing from {eq:?}");
-    }
-    assert!(
-        eq.iter().all(|e| e != "1 -> 2" && !e.starts_with("1 -> 1")),
-        "{eq:?}"
-    );
-
-    // Random positions of 3 to 6 spots: every equivalent move is legal, not the move itself,
-    // and gives a child with the same canonical form or game key.
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-    let mut found = 0;
-    for n in 3..=6 {
-        for _ in 0..6 {
-            let mut pos = Position::new(n);
-            while !pos.is_over() {
-                let moves: Vec<_> = pos.distinct_moves().collect();
-                let mv = &moves[rng.random_range(0..moves.len())];
-                let child = pos.play(mv).expect("legal");
-                let form = child.canonical();
-                for other in super::session::equivalent_moves(&pos, mv, &stop) {
-                    assert_ne!(&other, mv);
-                    let c = pos.play(&other).expect("an equivalent move is legal");
-                    assert!(
-                        c.game_key() == child.game_key() || c.canonical() == form,
-                        "{} and {} in {}",
-                        mv.describe(&pos),
-                        other.describe(&pos),
-                        pos.to_glop()
-                    );
-                    found += 1;
-                }
-                pos = child;
-            }
-        }
-    }
-    assert!(found > 50, "random games have equivalent moves: {found}");
-    // A stop flag already set: nothing examined.
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    assert!(super::session::equivalent_moves(&p, &one_two, &stop).is_empty());
-}
-
 /// Computer games between random players: every move the router refuses as chosen is drawn by
 /// a later step of the ladder (an equivalent move, or the picture afresh; the log shows each
 /// step), and every game reaches its end. Prints how often each step was needed.
-/// `cargo test -p sprouts-cli serve::tests::ladder_statistics -- --ignored --nocapture`
+/// `cargo test -p sprouts-net page::tests::ladder_statistics -- --ignored --nocapture`
 #[test]
 #[ignore = "evidence run: about a minute"]
 fn ladder_statistics() {
@@ -865,7 +803,7 @@ fn redraw_is_a_logged_undoable_step() {
         s.log_text()
             .contains("redraw: the whole picture drawn afresh")
     );
-    assert!(s.log_text().contains("drawn afresh in"), "{}", s.log_text());
+    assert!(s.log_text().contains("drawn afresh: "), "{}", s.log_text());
     let undone = last_state(&send(
         &mut s,
         ClientMsg::Undo {
@@ -889,4 +827,97 @@ fn redraw_is_a_logged_undoable_step() {
         },
     ));
     assert_eq!(redone.spots, after.spots);
+}
+
+/// A page cannot ask for more than [`super::MAX_SPOTS`] spots, and gets a clear error.
+#[test]
+fn too_many_spots_are_refused_with_the_limit() {
+    let mut s = session();
+    let msgs = send(
+        &mut s,
+        ClientMsg::NewGame {
+            session: SID.into(),
+            spots: super::MAX_SPOTS + 1,
+            convention: super::protocol::ConventionName::Normal,
+            players: [PlayerSpec::Human, PlayerSpec::Human],
+            first: 0,
+            width: 20_000.0,
+            height: 20_000.0,
+        },
+    );
+    let e = errors(&msgs);
+    assert_eq!(e.len(), 1, "{msgs:?}");
+    assert!(
+        e[0].contains(&format!("at most {}", super::MAX_SPOTS)),
+        "{e:?}"
+    );
+    assert!(s.state().is_none(), "no game was started");
+}
+
+/// However many reach requests a page sends while one is out, one reach job runs at a time and
+/// only the latest request waits: a flood cannot start threads.
+#[test]
+fn reach_requests_are_one_at_a_time_and_the_latest_wins() {
+    let mut s = session();
+    let st = human_game(&mut s, 3);
+    let spot = &st.spots[0];
+    let mut jobs = Vec::new();
+    for i in 0..500 {
+        let r = s.handle(ClientMsg::Reach {
+            session: SID.into(),
+            k: 0,
+            from: 1 + (i % 3),
+            toward: [spot.x + 30.0, spot.y],
+        });
+        jobs.extend(r.reach);
+    }
+    assert_eq!(jobs.len(), 1, "one reach job out");
+    let r = s.finish_reach(jobs.pop().unwrap().run());
+    let next = r.reach.expect("the latest request runs next");
+    let r = s.finish_reach(next.run());
+    let [ServerMsg::Reachable { from, .. }] = r.msgs.as_slice() else {
+        panic!("{:?}", r.msgs)
+    };
+    assert_eq!(*from, 1 + (499 % 3), "the last press is answered");
+    assert!(r.reach.is_none(), "nothing left waiting");
+}
+
+/// The log keeps at most [`super::MAX_LOG_LINES`] lines however long a session lives.
+#[test]
+fn the_log_is_bounded() {
+    let mut s = session();
+    human_game(&mut s, 2);
+    for _ in 0..(super::MAX_LOG_LINES / 2 + 10) {
+        for paused in [true, false] {
+            let _ = s.handle(ClientMsg::Pause {
+                session: SID.into(),
+                paused,
+            });
+        }
+    }
+    let lines = s.log_text().lines().count();
+    assert_eq!(lines, super::MAX_LOG_LINES);
+}
+
+/// A stroke of many points is thinned before the router sees it, and still draws its move.
+#[test]
+fn a_long_stroke_is_thinned_and_drawn() {
+    let mut s = session();
+    let st = human_game(&mut s, 2);
+    let (a, b) = (&st.spots[0], &st.spots[1]);
+    let n = 50_000;
+    let stroke: Vec<[f64; 2]> = (0..=n)
+        .map(|i| {
+            let t = f64::from(i) / f64::from(n);
+            [a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t]
+        })
+        .collect();
+    let thinned = super::session::thin(stroke.clone(), super::MAX_STROKE_POINTS);
+    assert_eq!(thinned.len(), super::MAX_STROKE_POINTS);
+    assert_eq!(thinned.first(), stroke.first());
+    assert_eq!(thinned.last(), stroke.last());
+    assert!(thinned.windows(2).all(|w| w[0][0] <= w[1][0] || a.x > b.x));
+    let msgs = draw(&mut s, 0, a.id, b.id, stroke, Vec::new());
+    assert!(errors(&msgs).is_empty(), "{msgs:?}");
+    assert_eq!(last_state(&msgs).k, 1);
 }
