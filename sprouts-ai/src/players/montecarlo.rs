@@ -1,6 +1,6 @@
 //! Monte Carlo (spec 5.3): random games from every candidate, the best share of wins.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -104,7 +104,7 @@ pub(crate) fn monte_carlo_shares(
             (wins, games)
         }
         MonteCarloBudget::Time(d) => {
-            let deadline = Instant::now() + d;
+            let limits = limits.clone().with_time(d);
             let mut wins = vec![0u32; cands.len()];
             let mut games = 0u32;
             // Rounds of a few games per candidate (one game per candidate per worker).
@@ -115,7 +115,7 @@ pub(crate) fn monte_carlo_shares(
                     *a += b;
                 }
                 games += per_round;
-                if Instant::now() >= deadline || limits.exceeded(0) {
+                if limits.exceeded(0) {
                     break;
                 }
             }

@@ -21,7 +21,7 @@
 //! Artificial Intelligence 6, 1975.
 
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
@@ -392,11 +392,10 @@ impl Player for ParitySearch {
         convention: Convention,
         limits: &Limits,
     ) -> Option<Choice> {
-        let start = Instant::now();
+        let start = limits.now();
         let mut limits = limits.clone();
         if let Some(t) = self.config.time {
-            let d = start + t;
-            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
+            limits = limits.with_time(t);
         }
         // A fifth of the time is kept for breaking ties.
         let mut search_limits = limits.clone();
@@ -712,6 +711,7 @@ impl Searcher {
         let mut limits = Limits::nodes(self.leaf_budget);
         if !self.unlimited {
             limits.deadline = self.limits.deadline;
+            limits.clock = self.limits.clock.clone();
             limits.stop = self.limits.stop.clone();
         }
         let r = self.longest.longest_of_lands(&[form], &limits).value;

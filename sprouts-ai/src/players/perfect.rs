@@ -1,7 +1,7 @@
 //! The perfect player: the exact verdict when it is found within the move's budget, parity
 //! search otherwise.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sprouts_topo::Position;
 
@@ -63,8 +63,7 @@ impl Player for Perfect {
         self.moves += 1;
         let mut limits = limits.clone();
         if let Some(t) = self.time {
-            let d = Instant::now() + t;
-            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
+            limits = limits.with_time(t);
         }
         let seed = mix(self.seed ^ mix(self.moves));
         let cands = candidates(position);

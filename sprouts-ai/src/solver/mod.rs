@@ -47,7 +47,6 @@ mod search;
 mod table;
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use sprouts_topo::Position;
 
@@ -194,7 +193,7 @@ impl Solver {
         limits: &Limits,
         f: impl FnOnce(&Search<'_>) -> search::Res<T> + Send,
     ) -> Solved<T> {
-        let start = Instant::now();
+        let start = limits.now();
         let search = Search::new(
             &self.inner,
             limits,
@@ -211,7 +210,7 @@ impl Solver {
         Solved {
             value,
             nodes: search.nodes.into_inner(),
-            elapsed: start.elapsed(),
+            elapsed: limits.now().saturating_duration_since(start),
         }
     }
 
