@@ -1,6 +1,5 @@
 //! The exact longest game, by the specification's `reach` procedure (section 5.5).
 
-
 use rustc_hash::FxHashMap;
 use sprouts_topo::Position;
 

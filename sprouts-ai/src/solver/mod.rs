@@ -53,7 +53,7 @@ use sprouts_topo::Position;
 use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
 pub use bench::{BENCH_CASES, BenchCase, BenchError, BenchReport, run_bench_cases};
-pub use db::{DbError, ExportStats, LoadStats, MAGIC, VERSION};
+pub use db::{DbError, ExportStats, LoadStats, MAGIC, MAX_RECORD_BYTES, VERSION};
 use search::Search;
 use table::{ChildCache, FactTable, NumberTable};
 
