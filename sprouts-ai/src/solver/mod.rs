@@ -42,6 +42,7 @@
 
 mod bench;
 mod db;
+mod db_file;
 mod land;
 mod search;
 mod table;
@@ -54,6 +55,7 @@ use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
 pub use bench::{BENCH_CASES, BenchCase, BenchError, BenchReport, run_bench_cases};
 pub use db::{DbError, ExportStats, LoadStats, MAGIC, MAX_RECORD_BYTES, VERSION};
+pub use db_file::{DbFile, SaveStats, check_output, write_atomically};
 use search::Search;
 use table::{ChildCache, FactTable, NumberTable};
 
