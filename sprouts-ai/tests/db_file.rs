@@ -242,7 +242,7 @@ fn a_writer_killed_mid_save_leaves_the_old_or_the_new_database() {
     }
     eprintln!("kills: {seen:?}");
     assert!(
-        seen.get("a temporary file left").is_some(),
+        seen.contains_key("a temporary file left"),
         "no kill landed while a new file was being written: {seen:?}"
     );
 }
