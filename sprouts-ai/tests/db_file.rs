@@ -31,7 +31,10 @@ fn scratch(name: &str) -> PathBuf {
 /// lands it has.
 fn facts(path: &Path) -> (usize, Vec<String>) {
     let s = solver();
-    DbFile::new(path).load_into(&s).unwrap().expect("a database");
+    DbFile::new(path)
+        .load_into(&s)
+        .unwrap()
+        .expect("a database");
     let mut text = Vec::new();
     s.export_losing_couples(&mut text).unwrap();
     let lines = String::from_utf8(text).unwrap();
@@ -64,7 +67,12 @@ fn a_save_touches_no_file_of_the_users() {
     );
     assert_eq!(
         names(&dir),
-        [".results.notours.tmp", "results", "results.lock", "results.tmp"]
+        [
+            ".results.notours.tmp",
+            "results",
+            "results.lock",
+            "results.tmp"
+        ]
     );
     // A database whose own name ends in .tmp is written beside itself and renamed too.
     let odd = DbFile::new(dir.join("foo.tmp"));
@@ -86,7 +94,10 @@ fn outputs_are_checked_before_any_work() {
         check_output(&missing),
         Err(DbError::Unwritable { .. })
     ));
-    assert!(matches!(check_output(&dir), Err(DbError::Unwritable { .. })));
+    assert!(matches!(
+        check_output(&dir),
+        Err(DbError::Unwritable { .. })
+    ));
     let read_only = dir.join("ro.db");
     std::fs::write(&read_only, "x").unwrap();
     let mut perms = std::fs::metadata(&read_only).unwrap().permissions();

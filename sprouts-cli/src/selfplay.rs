@@ -13,6 +13,9 @@ use sprouts_ai::impartial::{Convention, Outcome};
 use sprouts_ai::players::{Choice, Player, player_from_spec};
 use sprouts_topo::{Move, Position};
 
+/// The most games one `selfplay` run plays.
+const MAX_GAMES: u32 = 1_000_000;
+
 /// Arguments of `sprouts selfplay`.
 #[derive(Debug, Args)]
 pub(crate) struct SelfplayArgs {
@@ -376,9 +379,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     if args.spots == 0 || args.spots > 200 {
         bail!("--spots must be between 1 and 200");
     }
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    crate::input::bounded("--games", args.games, 1, MAX_GAMES)?;
     for spec in [&args.p1, &args.p2] {
         player_from_spec(spec, 0).with_context(|| format!("cannot read the player `{spec}`"))?;
     }
