@@ -180,13 +180,17 @@ impl Limits {
             .map(|d| d.saturating_duration_since(self.clock.now()))
     }
 
-    /// Whether the stop flag is raised or the deadline has passed (nodes aside): the check for
-    /// loops that do not count nodes.
-    pub fn interrupted(&self) -> bool {
+    /// Whether the stop flag is raised.
+    pub fn stop_raised(&self) -> bool {
         self.stop
             .as_ref()
             .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| self.clock.now() >= d)
+    }
+
+    /// Whether the stop flag is raised or the deadline has passed (nodes aside): the check for
+    /// loops that do not count nodes.
+    pub fn interrupted(&self) -> bool {
+        self.stop_raised() || self.deadline.is_some_and(|d| self.clock.now() >= d)
     }
 
     /// Whether a search that has visited `nodes_so_far` nodes must stop now.

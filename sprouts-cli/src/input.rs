@@ -13,6 +13,11 @@ use sprouts_topo::Position;
 /// boundaries' corners), and past this size a single step takes minutes and gigabytes.
 pub(crate) const MAX_SEARCH_SPOTS: usize = 500;
 
+/// The most distinct moves a position given to `moves`, `solve`, `misere` or `analyse` may have
+/// (0*500 has 375,250). The moves of a region are listed whole, and their number is exponential
+/// in the region's boundaries that are not interchangeable.
+pub(crate) const MAX_SEARCH_MOVES: u128 = 1_000_000;
+
 /// The longest position text any command reads, in bytes.
 pub(crate) const MAX_POSITION_BYTES: usize = 1 << 20;
 
@@ -80,8 +85,8 @@ pub(crate) fn read_position(text: &str) -> anyhow::Result<Position> {
     })
 }
 
-/// [`read_position`], refused when the position has more than `max_spots` spots (`what` names
-/// the command in the message).
+/// [`read_position`], refused when the position has more than `max_spots` spots or more than
+/// [`MAX_SEARCH_MOVES`] distinct moves (`what` names the command in the message).
 pub(crate) fn read_position_within(
     text: &str,
     max_spots: usize,
@@ -92,6 +97,16 @@ pub(crate) fn read_position_within(
     if spots > max_spots {
         bail!(
             "the position `{}` has {spots} spots; {what} takes at most {max_spots}",
+            excerpt(text)
+        );
+    }
+    let moves = pos
+        .families()
+        .iter()
+        .fold(0u128, |n, f| n.saturating_add(f.distinct_move_count()));
+    if moves > MAX_SEARCH_MOVES {
+        bail!(
+            "the position `{}` has {moves} distinct moves; {what} takes at most {MAX_SEARCH_MOVES}",
             excerpt(text)
         );
     }
@@ -201,5 +216,32 @@ mod tests {
             seconds("--time", 1.5, 10.0).unwrap(),
             std::time::Duration::from_millis(1500)
         );
+    }
+}
+
+#[cfg(test)]
+mod move_limit_tests {
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use sprouts_ai::players::random_move;
+
+    use super::*;
+
+    #[test]
+    fn a_position_with_too_many_moves_is_refused_before_they_are_listed() {
+        // Random moves from a large start leave regions with many boundaries that are not
+        // interchangeable: their moves number in the billions, though the spots are few.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut p = Position::new(300);
+        for _ in 0..40 {
+            let mv = random_move(&p, &mut rng).expect("a move");
+            p = p.play(&mv).expect("a legal move");
+        }
+        let text = p.to_glop();
+        let start = std::time::Instant::now();
+        let err = read_position_within(&text, MAX_SEARCH_SPOTS, "`moves`").unwrap_err();
+        assert!(err.to_string().contains("distinct moves"), "{err}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        assert!(read_position_within("0*500", MAX_SEARCH_SPOTS, "`moves`").is_ok());
     }
 }

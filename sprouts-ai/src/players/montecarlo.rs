@@ -8,7 +8,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use sprouts_topo::Position;
 
-use super::{Candidate, Choice, Player, Report, candidates, mix, mover_wins, playout};
+use super::candidates::stopped_choice;
+use super::{Candidate, Choice, Player, Report, candidates_within, mix, mover_wins, playout};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 
@@ -131,7 +132,9 @@ impl Player for MonteCarlo {
         convention: Convention,
         limits: &Limits,
     ) -> Option<Choice> {
-        let cands = candidates(position);
+        let Ok(cands) = candidates_within(position, limits) else {
+            return stopped_choice(position, mix(self.seed ^ mix(self.moves + 1)));
+        };
         if cands.is_empty() {
             return None;
         }

@@ -31,8 +31,9 @@ use smallvec::SmallVec;
 use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
 use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
 
+use super::candidates::{Stopped, stopped_choice};
 use super::montecarlo::monte_carlo_shares;
-use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates, mix};
+use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates_within, mix};
 use crate::Limits;
 use crate::bounds::{BoundsScratch, LongestGame, lower_bound, upper_bound};
 use crate::impartial::{Convention, Outcome};
@@ -188,13 +189,13 @@ impl ParitySearch {
         position: &Position,
         convention: Convention,
         limits: &Limits,
-    ) -> RootResult {
+    ) -> Result<RootResult, Stopped> {
         self.moves += 1;
         let threads = match self.config.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let cands = candidates(position);
+        let cands = candidates_within(position, limits)?;
         let n_workers = threads.min(cands.len()).max(1);
         while self.workers.len() < n_workers {
             let seed = mix(self.seed ^ mix(self.workers.len() as u64 + 1));
@@ -205,7 +206,7 @@ impl ParitySearch {
         }
         let mut result = RootResult::new(cands);
         if result.cands.is_empty() {
-            return result;
+            return Ok(result);
         }
         let moves_left = upper_bound(position);
         let max_depth = self
@@ -289,7 +290,7 @@ impl ParitySearch {
                 break;
             }
         }
-        result
+        Ok(result)
     }
 
     /// Breaks a tie among `tied` candidates by random games, then at random.
@@ -402,7 +403,9 @@ impl Player for ParitySearch {
         if let Some(d) = limits.deadline {
             search_limits.deadline = Some(start + d.saturating_duration_since(start).mul_f64(0.8));
         }
-        let result = self.search(position, convention, &search_limits);
+        let Ok(result) = self.search(position, convention, &search_limits) else {
+            return stopped_choice(position, mix(self.seed ^ mix(self.moves)));
+        };
         if result.cands.is_empty() {
             return None;
         }
@@ -538,6 +541,15 @@ impl Searcher {
             leaf_budget: config.leaf_budget,
             limits: Limits::none(),
             unlimited: false,
+        }
+    }
+
+    /// Whether the search must give up now: at its limits, or, while a depth that must complete
+    /// is searched, only when the stop flag is raised.
+    fn must_stop(&self) -> bool {
+        match self.unlimited {
+            true => self.limits.stop_raised(),
+            false => self.limits.exceeded(self.nodes),
         }
     }
 
@@ -775,7 +787,7 @@ impl Searcher {
             return Ok(w);
         }
         self.nodes += 1;
-        if !self.unlimited && self.limits.exceeded(self.nodes) {
+        if self.must_stop() {
             return Err(Abort);
         }
         let p = Position::parse_glop(form).expect("canonical forms read back");
@@ -863,7 +875,7 @@ impl Searcher {
                     continue;
                 }
                 self.nodes += 1;
-                if !self.unlimited && self.limits.exceeded(self.nodes) {
+                if self.must_stop() {
                     return Err(Abort);
                 }
                 let b = self.scratch.bounds_with(&child, whole_picture);
@@ -898,7 +910,7 @@ impl Searcher {
 
     fn negamax(&mut self, node: &Node, depth: u32, alpha: f64, beta: f64) -> Result<f64, Abort> {
         self.nodes += 1;
-        if !self.unlimited && self.limits.exceeded(self.nodes) {
+        if self.must_stop() {
             return Err(Abort);
         }
         let lands = unsolved(&node.whole, &node.frozen.forms);
@@ -1185,6 +1197,7 @@ fn unsolved<'a>(whole: &'a str, frozen: &[Box<str>]) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::candidates;
 
     #[test]
     fn unsolved_lands() {

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use sprouts_topo::Position;
 
+use super::candidates::stopped_choice;
 use super::parity::{RootResult, break_tie};
-use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates, mix};
+use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates_within, mix};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 use crate::misere_play::MisereSproutsSolver;
@@ -66,7 +67,9 @@ impl Player for Perfect {
             limits = limits.with_time(t);
         }
         let seed = mix(self.seed ^ mix(self.moves));
-        let cands = candidates(position);
+        let Ok(cands) = candidates_within(position, &limits) else {
+            return stopped_choice(position, seed);
+        };
         if cands.is_empty() {
             return None;
         }
