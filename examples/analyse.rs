@@ -25,7 +25,7 @@
 //! (nodes searched for the line). Normal play: the player who cannot move loses.
 
 use std::io::{BufRead, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use sprouts_ai::Limits;
@@ -110,11 +110,9 @@ struct Analysis {
 
 /// Solves one position within the budget of `options`.
 fn analyse(solver: &Solver, position: &Position, options: &Options) -> Analysis {
-    let deadline = options.time.and_then(|t| Instant::now().checked_add(t));
-    let limits = Limits {
-        nodes: Some(options.nodes),
-        deadline,
-        stop: None,
+    let limits = match options.time {
+        Some(t) => Limits::time(t).with_nodes(options.nodes),
+        None => Limits::nodes(options.nodes),
     };
     let form = position.canonical();
     let nimber = solver.nimber(position, &limits);

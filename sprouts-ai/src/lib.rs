@@ -3,7 +3,8 @@
 //! - [`impartial`]: impartial games in general (nimbers, misère canonical trees, octal games).
 //! - [`SproutsGame`]: Sprouts as an impartial game, for the generic solvers.
 //! - [`misere_play`]: misère Sprouts by parts (canonical trees of lands, and a search).
-//! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results.
+//! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results; [`Clock`] and
+//!   [`ManualClock`]: where their deadlines are read.
 //! - [`bounds`]: bounds on the number of moves left and the exact longest game.
 //! - [`players`]: the computer players (random, Monte Carlo, parity search, perfect).
 //! - [`solver`]: the normal-play solver (outcomes and nimbers by couples of lands and a nim heap).
@@ -58,7 +59,7 @@ pub mod seed;
 pub mod solver;
 pub mod sprouts_game;
 
-pub use limits::{Limits, Solved};
+pub use limits::{Clock, Limits, ManualClock, Solved};
 pub use sprouts_game::SproutsGame;
 
 /// The crate's README, whose example runs as a doc test.

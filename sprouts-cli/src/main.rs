@@ -1,5 +1,6 @@
 //! The `sprouts` command-line program: the thin binary over the workspace's library crates.
 
+mod input;
 mod misere;
 mod octal;
 mod render;

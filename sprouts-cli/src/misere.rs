@@ -13,7 +13,8 @@ use sprouts_ai::impartial::Outcome;
 use sprouts_ai::misere_play::{MisereConfig, MisereSproutsSolver};
 use sprouts_topo::Position;
 
-use crate::solve::json_string;
+use crate::input::{self, MAX_SEARCH_SPOTS, read_position_within};
+use crate::solve::{MAX_SECONDS, json_string};
 
 /// Arguments of `sprouts misere`.
 #[derive(Debug, Args)]
@@ -68,8 +69,8 @@ fn parse_range(text: &str) -> anyhow::Result<RangeInclusive<u32>> {
     if range.is_empty() {
         bail!("the range `{text}` is empty");
     }
-    if *range.end() > 1000 {
-        bail!("at most 1000 spots");
+    if *range.end() as usize > MAX_SEARCH_SPOTS {
+        bail!("at most {MAX_SEARCH_SPOTS} spots");
     }
     Ok(range)
 }
@@ -78,8 +79,12 @@ fn read_position(text: &str) -> anyhow::Result<Position> {
     if text == "!" {
         return Ok(Position::new(0));
     }
-    crate::topo::read_position(text)
+    read_position_within(text, MAX_SEARCH_SPOTS, "`misere`")
 }
+
+/// The most lives `--tree-lives` and `--side-tree-lives` take: a land's tree is a full
+/// exploration of the land, already out of reach well below this.
+const MAX_TREE_LIVES: u32 = 40;
 
 /// Runs `sprouts misere`.
 pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
@@ -90,7 +95,7 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
         }
     }
     for text in &args.positions {
-        jobs.push((text.clone(), read_position(text)?));
+        jobs.push((input::excerpt(text), read_position(text)?));
     }
     if jobs.is_empty() {
         bail!("nothing to solve: give positions or --spots A..=B");
@@ -98,21 +103,20 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
     let limits = || -> anyhow::Result<Limits> {
         let mut limits = Limits::none();
         if let Some(seconds) = args.time {
-            let d = Duration::try_from_secs_f64(seconds)
-                .with_context(|| format!("`{seconds}` is not a number of seconds"))?;
-            limits = Limits::time(d);
+            limits = Limits::time(input::seconds("--time", seconds, MAX_SECONDS)?);
         }
         if let Some(n) = args.nodes {
             limits = limits.with_nodes(n);
         }
         Ok(limits)
     };
+    limits()?;
     let mut config = MisereConfig::default();
     if let Some(lives) = args.tree_lives {
-        config.tree_lives = lives;
+        config.tree_lives = input::bounded("--tree-lives", lives, 0, MAX_TREE_LIVES)?;
     }
     if let Some(lives) = args.side_tree_lives {
-        config.side_tree_lives = lives;
+        config.side_tree_lives = input::bounded("--side-tree-lives", lives, 0, MAX_TREE_LIVES)?;
     }
     let solver = MisereSproutsSolver::with_config(config);
     if !args.json {
@@ -172,6 +176,8 @@ mod tests {
         assert!(parse_range("1..0").is_err());
         assert!(parse_range("x").is_err());
         assert!(parse_range("1..=100000").is_err());
+        assert!(parse_range("1..=501").is_err());
+        assert!(parse_range("500").is_ok());
     }
 
     #[test]

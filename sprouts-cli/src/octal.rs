@@ -6,9 +6,12 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use sprouts_ai::impartial::octal::{GrundyTable, OctalCode, find_period, misere_figures};
 
-/// The most rows, values or pins the command accepts, to keep its time and memory reasonable.
-const MAX_ROWS: usize = 1_000_000;
-const MAX_PINS: u32 = 40;
+/// The most rows shown or values computed (`--rows`, `--limit`): the values cost time growing
+/// with the square of the row, about 20 s at this cap.
+const MAX_ROWS: usize = 100_000;
+/// The most pins of `--misere --pins`: the positions grow exponentially with the pins, about
+/// 30 s at this cap.
+const MAX_PINS: u32 = 32;
 
 /// Arguments of `sprouts octal`.
 #[derive(Debug, clap::Args)]
@@ -213,8 +216,10 @@ No period certified: no period certified with the values up to G(4096).
             format!("{err:#}"),
             "invalid octal code `0.78`: `8` at column 4 is not an octal digit (0 to 7)"
         );
-        let err = report(&args("0.77", 10, true, 41), &mut out).expect_err("too many pins");
-        assert_eq!(err.to_string(), "--pins may be at most 40");
+        let err = report(&args("0.77", 10, true, 33), &mut out).expect_err("too many pins");
+        assert_eq!(err.to_string(), "--pins may be at most 32");
+        let err = report(&args("0.77", 100_001, false, 0), &mut out).expect_err("too many rows");
+        assert_eq!(err.to_string(), "--rows and --limit may be at most 100000");
         assert!(out.is_empty(), "nothing printed before the refusal");
     }
 }

@@ -6,6 +6,9 @@ use anyhow::{Context, bail};
 use sprouts_draw::Board;
 use sprouts_draw::svg::{SvgOptions, board_svg, svg_to_png};
 
+/// The largest `--scale` of a PNG (a 2560-pixel-wide game at this scale is 20480 pixels wide).
+const MAX_SCALE: f64 = 8.0;
+
 /// Arguments of `sprouts render`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RenderArgs {
@@ -42,11 +45,10 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             args.output.display()
         ),
     };
-    if !(args.scale.is_finite() && args.scale > 0.0) {
-        bail!("--scale must be a positive number");
+    if !(args.scale.is_finite() && args.scale > 0.0 && args.scale <= MAX_SCALE) {
+        bail!("--scale must be a number above 0 and at most {MAX_SCALE}");
     }
-    let text = std::fs::read_to_string(&args.game)
-        .with_context(|| format!("cannot read `{}`", args.game.display()))?;
+    let text = crate::input::read_text_file(&args.game)?;
     let board = Board::from_json(&text).with_context(|| {
         format!(
             "`{}` is not a game this program can load",

@@ -14,6 +14,9 @@ use sprouts_ai::impartial::{Convention, Outcome};
 use sprouts_ai::players::Report;
 use sprouts_topo::{Move, Position};
 
+/// The most games one `selfplay` run plays.
+const MAX_GAMES: u32 = 1_000_000;
+
 /// Arguments of `sprouts selfplay`.
 #[derive(Debug, Args)]
 pub(crate) struct SelfplayArgs {
@@ -379,9 +382,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     if args.spots == 0 || args.spots > 200 {
         bail!("--spots must be between 1 and 200");
     }
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
+    crate::input::bounded("--games", args.games, 1, MAX_GAMES)?;
     for spec in [&args.p1, &args.p2] {
         Seat::computer(spec, 0).with_context(|| format!("cannot read the player `{spec}`"))?;
     }

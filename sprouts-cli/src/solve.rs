@@ -1,7 +1,7 @@
 //! `sprouts solve` and `sprouts analyse`: the normal-play solver from the command line.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal, Write};
+use std::io::{BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -9,11 +9,13 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sprouts_ai::impartial::{Nimber, Outcome};
-use sprouts_ai::solver::{Solver, SolverConfig, TextFormat};
+use sprouts_ai::solver::{
+    DbError, DbFile, Solver, SolverConfig, TextFormat, check_output, write_atomically,
+};
 use sprouts_ai::{Limits, Solved};
 use sprouts_topo::Position;
 
-use crate::topo::read_position;
+use crate::input::{self, MAX_SEARCH_SPOTS, read_position_within};
 
 /// Arguments of `sprouts solve`.
 #[derive(Debug, Args)]
@@ -110,20 +112,21 @@ fn parse_range(text: &str) -> anyhow::Result<(u32, u32)> {
     if a > b {
         bail!("the range `{text}` is empty");
     }
-    if b > 1000 {
-        bail!("{b} spots is more than this program is meant for");
+    if b as usize > MAX_SEARCH_SPOTS {
+        bail!("{b} spots: the solver takes at most {MAX_SEARCH_SPOTS}");
     }
     Ok((a, b))
 }
 
+/// The longest `--time` any command takes, in seconds (a year).
+pub(crate) const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The limits of one position from `--nodes` and `--time`.
 fn limits(nodes: Option<u64>, time: Option<f64>) -> anyhow::Result<Limits> {
     let mut limits = Limits::none();
     limits.nodes = nodes;
     if let Some(secs) = time {
-        if !(secs.is_finite() && secs >= 0.0) {
-            bail!("--time must be a non-negative number of seconds");
-        }
-        limits.deadline = Instant::now().checked_add(Duration::from_secs_f64(secs.min(1e9)));
+        limits = limits.with_time(input::seconds("--time", secs, MAX_SECONDS)?);
     }
     Ok(limits)
 }
@@ -133,10 +136,7 @@ fn make_solver(threads: Option<usize>, settle_lands: bool) -> anyhow::Result<Sol
         interleave_lands: !settle_lands,
         ..SolverConfig::default()
     };
-    if let Some(t) = threads {
-        if t == 0 {
-            bail!("--threads must be at least 1");
-        }
+    if let Some(t) = input::threads(threads)? {
         config.threads = t;
     }
     Ok(Solver::new(config))
@@ -174,33 +174,33 @@ fn with_progress<T: Send>(solver: &Solver, label: &str, f: impl FnOnce() -> T + 
     result
 }
 
-fn load_db(solver: &Solver, path: &Path) -> anyhow::Result<()> {
-    if !path.exists() {
-        return Ok(());
+fn load_db(solver: &Solver, db: &DbFile) -> anyhow::Result<()> {
+    let stats = db
+        .load_into(solver)
+        .with_context(|| format!("cannot load the database {}", db.path().display()))?;
+    if let Some(stats) = stats {
+        eprintln!(
+            "loaded {} lands from {} ({} new)",
+            stats.entries,
+            db.path().display(),
+            stats.new_lands
+        );
     }
-    let file =
-        File::open(path).with_context(|| format!("cannot open the database {}", path.display()))?;
-    let stats = solver
-        .load(BufReader::new(file))
-        .with_context(|| format!("cannot load the database {}", path.display()))?;
-    eprintln!(
-        "loaded {} lands from {} ({} new)",
-        stats.entries,
-        path.display(),
-        stats.new_lands
-    );
     Ok(())
 }
 
-fn save_db(solver: &Solver, path: &Path) -> anyhow::Result<()> {
-    // Written beside it and renamed, so an interrupted save never leaves a broken file.
-    let tmp = path.with_extension("tmp");
-    let file = File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    solver
-        .save(BufWriter::new(file))
-        .with_context(|| format!("cannot write the database {}", tmp.display()))?;
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))?;
+/// Saves the solver's facts, merged with whatever another run saved meanwhile.
+fn save_db(solver: &Solver, db: &DbFile) -> anyhow::Result<()> {
+    let stats = db
+        .save(solver)
+        .with_context(|| format!("cannot save the database {}", db.path().display()))?;
+    if stats.merged.new_lands > 0 {
+        eprintln!(
+            "merged {} lands another run saved to {}",
+            stats.merged.new_lands,
+            db.path().display()
+        );
+    }
     Ok(())
 }
 
@@ -220,15 +220,10 @@ fn import_text(solver: &Solver, path: &Path) -> anyhow::Result<()> {
 }
 
 fn export(solver: &Solver, path: &Path, format: ExportFormat) -> anyhow::Result<()> {
-    let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    let out = BufWriter::new(file);
-    let what = match format {
-        ExportFormat::Couples => {
-            let stats = solver
-                .export_losing_couples(out)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            format!("{} losing couples", stats.couples)
-        }
+    let what = write_atomically(path, |out| match format {
+        ExportFormat::Couples => solver
+            .export_losing_couples(out)
+            .map(|stats| format!("{} losing couples", stats.couples)),
         ExportFormat::Glop | ExportFormat::Spots => {
             let text = if format == ExportFormat::Glop {
                 TextFormat::Glop
@@ -237,13 +232,14 @@ fn export(solver: &Solver, path: &Path, format: ExportFormat) -> anyhow::Result<
             };
             let stats = solver
                 .export_text(out, text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            format!(
+                .map_err(|e| DbError::Io(std::io::Error::other(e.to_string())))?;
+            Ok(format!(
                 "{} lands with their nimbers ({} lands with only some couples known left out)",
                 stats.lands, stats.without_nimber
-            )
+            ))
         }
-    };
+    })
+    .with_context(|| format!("cannot write {}", path.display()))?;
     eprintln!("wrote {what} to {}", path.display());
     Ok(())
 }
@@ -295,19 +291,32 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
         }
     }
     for text in &args.positions {
-        jobs.push((text.clone(), read_position(text)));
+        jobs.push((
+            input::excerpt(text),
+            read_position_within(text, MAX_SEARCH_SPOTS, "the solver"),
+        ));
     }
     if jobs.is_empty() && args.import.is_empty() && args.export.is_none() {
         bail!("nothing to solve: give positions in GLOP notation or --spots A..=B");
     }
+    limits(args.nodes, args.time)?;
+    // Every output is checked before the first position is solved.
+    let db = args.db.as_deref().map(DbFile::new);
+    if let Some(db) = &db {
+        db.check()
+            .with_context(|| format!("cannot use the database {}", db.path().display()))?;
+    }
+    if let Some(path) = &args.export {
+        check_output(path)?;
+    }
     let solver = make_solver(args.threads, args.settle_lands)?;
-    if let Some(db) = &args.db {
+    if let Some(db) = &db {
         load_db(&solver, db)?;
     }
     for path in &args.import {
         import_text(&solver, path)?;
     }
-    if let (Some(db), false) = (&args.db, args.import.is_empty()) {
+    if let (Some(db), false) = (&db, args.import.is_empty()) {
         save_db(&solver, db)?;
     }
     let mut out = std::io::stdout().lock();
@@ -372,7 +381,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             writeln!(out, "{line}")?;
         }
         out.flush()?;
-        if let Some(db) = &args.db {
+        if let Some(db) = &db {
             save_db(&solver, db)?;
         }
     }
@@ -390,7 +399,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
 
 /// `sprouts analyse POSITION`.
 pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
-    let pos = read_position(&args.position)?;
+    let pos = read_position_within(&args.position, MAX_SEARCH_SPOTS, "`analyse`")?;
     let form = pos.canonical();
     let children = pos.distinct_children();
     let mut out = std::io::stdout().lock();

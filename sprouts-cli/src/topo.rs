@@ -11,6 +11,8 @@ use sprouts_topo::canon::DEFAULT_BUDGET;
 use sprouts_topo::perft::{Equivalence, survey};
 use sprouts_topo::{Position, Reductions};
 
+use crate::input::{MAX_SEARCH_SPOTS, read_position, read_position_within};
+
 /// Arguments of `sprouts canon`.
 #[derive(Debug, Args)]
 pub(crate) struct CanonArgs {
@@ -48,16 +50,6 @@ pub(crate) struct CountArgs {
     equivalences: Vec<String>,
 }
 
-/// Reads a position, with a message pointing at the problem.
-pub(crate) fn read_position(text: &str) -> anyhow::Result<Position> {
-    Position::parse_glop(text)
-        .map_err(|e| {
-            let caret = " ".repeat(e.offset().min(text.len()));
-            anyhow::anyhow!("{e}\n  {text}\n  {caret}^")
-        })
-        .with_context(|| format!("cannot read the position `{text}`"))
-}
-
 /// `sprouts canon POSITION`: the canonical form.
 pub(crate) fn canon(args: CanonArgs) -> anyhow::Result<()> {
     let pos = read_position(&args.position)?;
@@ -84,7 +76,7 @@ pub(crate) fn canon(args: CanonArgs) -> anyhow::Result<()> {
 
 /// `sprouts moves POSITION`: the distinct children.
 pub(crate) fn moves(args: MovesArgs) -> anyhow::Result<()> {
-    let pos = read_position(&args.position)?;
+    let pos = read_position_within(&args.position, MAX_SEARCH_SPOTS, "`moves`")?;
     let mut out = std::io::stdout().lock();
     if args.words {
         for mv in pos.distinct_moves() {

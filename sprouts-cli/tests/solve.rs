@@ -227,3 +227,62 @@ fn analyse_prints_form_parts_moves_and_verdict() {
     assert!(text.contains("distinct moves: "), "{text}");
     assert!(text.contains("verdict: the player to move"), "{text}");
 }
+
+/// The nodes a `solve` line reports.
+fn nodes_of(line: &str) -> u64 {
+    line.split('\t')
+        .nth(2)
+        .and_then(|n| n.trim_end_matches(" nodes").parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {line}"))
+}
+
+#[test]
+fn two_solvers_on_one_database_keep_both_sets_of_facts() {
+    let dir = std::env::temp_dir().join(format!("sprouts-solve-two-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("results");
+    let db_s = db.to_str().unwrap();
+    // The user's own file beside the database is never touched.
+    std::fs::write(dir.join("results.tmp"), "mine").unwrap();
+    let a = ["0*6", "0*2.AB|0*3.AB"];
+    let b = ["0*7", "0*3.AB|0*3.AB"];
+    for round in 0..4 {
+        std::fs::remove_file(&db).ok();
+        let run = |positions: [&str; 2]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_sprouts"))
+                .args(["solve", "--threads", "1", "--db", db_s])
+                .args(positions)
+                .output()
+                .unwrap()
+        };
+        let (first, second) = std::thread::scope(|s| {
+            let first = s.spawn(|| run(a));
+            let second = s.spawn(|| run(b));
+            (first.join().unwrap(), second.join().unwrap())
+        });
+        assert!(
+            first.status.success() && second.status.success(),
+            "round {round}"
+        );
+        // Both runs' positions are now answered from the database with no search.
+        let again = stdout_ok(&[
+            "solve",
+            "--threads",
+            "1",
+            "--db",
+            db_s,
+            a[0],
+            a[1],
+            b[0],
+            b[1],
+        ]);
+        for line in again.lines() {
+            assert_eq!(nodes_of(line), 0, "round {round}: {line} was lost");
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("results.tmp")).unwrap(),
+        "mine"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -45,7 +45,6 @@
 mod search;
 
 use std::sync::Mutex;
-use std::time::Instant;
 
 use sprouts_topo::Position;
 
@@ -126,7 +125,7 @@ impl MisereSproutsSolver {
     ///
     /// Whatever was proven before the limits struck stays in the tables.
     pub fn outcome(&self, position: &Position, limits: &Limits) -> Solved<Outcome> {
-        let start = Instant::now();
+        let start = limits.now();
         let form = position.canonical();
         let lands = form.land_forms();
         let _span = tracing::info_span!("misere_outcome", form = form.as_str()).entered();
@@ -135,7 +134,7 @@ impl MisereSproutsSolver {
         Solved {
             value,
             nodes,
-            elapsed: start.elapsed(),
+            elapsed: limits.now().saturating_duration_since(start),
         }
     }
 
@@ -143,7 +142,7 @@ impl MisereSproutsSolver {
     /// `None` when `limits` end the work first. Every land is solved, however large: this costs a
     /// full exploration of the position.
     pub fn tree_text(&self, position: &Position, limits: &Limits) -> Solved<String> {
-        let start = Instant::now();
+        let start = limits.now();
         let form = position.canonical();
         let lands = form.land_forms();
         let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
@@ -151,7 +150,7 @@ impl MisereSproutsSolver {
         Solved {
             value,
             nodes,
-            elapsed: start.elapsed(),
+            elapsed: limits.now().saturating_duration_since(start),
         }
     }
 

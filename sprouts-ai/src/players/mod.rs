@@ -41,7 +41,7 @@ use sprouts_topo::{Move, Position};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 
-pub use candidates::{Candidate, candidates};
+pub use candidates::{Candidate, Stopped, candidates, candidates_within};
 pub use montecarlo::{MonteCarlo, MonteCarloBudget};
 pub use parity::{ParityConfig, ParitySearch};
 pub use perfect::Perfect;

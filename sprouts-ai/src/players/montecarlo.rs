@@ -1,6 +1,6 @@
 //! Monte Carlo (spec 5.3): random games from every candidate, the best share of wins.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -8,7 +8,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use sprouts_topo::Position;
 
-use super::{Candidate, Choice, Player, Report, candidates, mover_wins, playout};
+use super::candidates::stopped_choice;
+use super::{Candidate, Choice, Player, Report, candidates_within, mover_wins, playout};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 use crate::seed::splitmix64;
@@ -106,7 +107,7 @@ pub(crate) fn monte_carlo_shares(
             (wins, games)
         }
         MonteCarloBudget::Time(d) => {
-            let deadline = Instant::now() + d;
+            let limits = limits.clone().with_time(d);
             let mut wins = vec![0u32; cands.len()];
             let mut games = 0u32;
             // Rounds of a few games per candidate (one game per candidate per worker).
@@ -117,7 +118,7 @@ pub(crate) fn monte_carlo_shares(
                     *a += b;
                 }
                 games += per_round;
-                if Instant::now() >= deadline || limits.exceeded(0) {
+                if limits.exceeded(0) {
                     break;
                 }
             }
@@ -133,7 +134,9 @@ impl Player for MonteCarlo {
         convention: Convention,
         limits: &Limits,
     ) -> Option<Choice> {
-        let cands = candidates(position);
+        let Ok(cands) = candidates_within(position, limits) else {
+            return stopped_choice(position, splitmix64(self.seed ^ splitmix64(self.moves + 1)));
+        };
         if cands.is_empty() {
             return None;
         }

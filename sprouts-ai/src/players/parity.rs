@@ -21,7 +21,7 @@
 //! Artificial Intelligence 6, 1975.
 
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
@@ -31,8 +31,9 @@ use smallvec::SmallVec;
 use sprouts_topo::canon::{Canonicalizer, DEFAULT_BUDGET};
 use sprouts_topo::{BoundaryId, Position, Reductions, SpotId};
 
+use super::candidates::{Stopped, stopped_choice};
 use super::montecarlo::monte_carlo_shares;
-use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates};
+use super::{Candidate, Choice, MonteCarloBudget, Player, Report, candidates_within};
 use crate::Limits;
 use crate::bounds::{BoundsScratch, LongestGame, lower_bound, upper_bound};
 use crate::impartial::{Convention, Outcome};
@@ -189,13 +190,13 @@ impl ParitySearch {
         position: &Position,
         convention: Convention,
         limits: &Limits,
-    ) -> RootResult {
+    ) -> Result<RootResult, Stopped> {
         self.moves += 1;
         let threads = match self.config.threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let cands = candidates(position);
+        let cands = candidates_within(position, limits)?;
         let n_workers = threads.min(cands.len()).max(1);
         while self.workers.len() < n_workers {
             let seed = splitmix64(self.seed ^ splitmix64(self.workers.len() as u64 + 1));
@@ -206,7 +207,7 @@ impl ParitySearch {
         }
         let mut result = RootResult::new(cands);
         if result.cands.is_empty() {
-            return result;
+            return Ok(result);
         }
         let moves_left = upper_bound(position);
         let max_depth = self
@@ -290,7 +291,7 @@ impl ParitySearch {
                 break;
             }
         }
-        result
+        Ok(result)
     }
 
     /// Breaks a tie among `tied` candidates by random games, then at random.
@@ -393,18 +394,19 @@ impl Player for ParitySearch {
         convention: Convention,
         limits: &Limits,
     ) -> Option<Choice> {
-        let start = Instant::now();
+        let start = limits.now();
         let mut limits = limits.clone();
         if let Some(t) = self.config.time {
-            let d = start + t;
-            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
+            limits = limits.with_time(t);
         }
         // A fifth of the time is kept for breaking ties.
         let mut search_limits = limits.clone();
         if let Some(d) = limits.deadline {
             search_limits.deadline = Some(start + d.saturating_duration_since(start).mul_f64(0.8));
         }
-        let result = self.search(position, convention, &search_limits);
+        let Ok(result) = self.search(position, convention, &search_limits) else {
+            return stopped_choice(position, splitmix64(self.seed ^ splitmix64(self.moves)));
+        };
         if result.cands.is_empty() {
             return None;
         }
@@ -540,6 +542,15 @@ impl Searcher {
             leaf_budget: config.leaf_budget,
             limits: Limits::none(),
             unlimited: false,
+        }
+    }
+
+    /// Whether the search must give up now: at its limits, or, while a depth that must complete
+    /// is searched, only when the stop flag is raised.
+    fn must_stop(&self) -> bool {
+        match self.unlimited {
+            true => self.limits.stop_raised(),
+            false => self.limits.exceeded(self.nodes),
         }
     }
 
@@ -713,6 +724,7 @@ impl Searcher {
         let mut limits = Limits::nodes(self.leaf_budget);
         if !self.unlimited {
             limits.deadline = self.limits.deadline;
+            limits.clock = self.limits.clock.clone();
             limits.stop = self.limits.stop.clone();
         }
         let r = self.longest.longest_of_lands(&[form], &limits).value;
@@ -776,7 +788,7 @@ impl Searcher {
             return Ok(w);
         }
         self.nodes += 1;
-        if !self.unlimited && self.limits.exceeded(self.nodes) {
+        if self.must_stop() {
             return Err(Abort);
         }
         let p = Position::parse_glop(form).expect("canonical forms read back");
@@ -864,7 +876,7 @@ impl Searcher {
                     continue;
                 }
                 self.nodes += 1;
-                if !self.unlimited && self.limits.exceeded(self.nodes) {
+                if self.must_stop() {
                     return Err(Abort);
                 }
                 let b = self.scratch.bounds_with(&child, whole_picture);
@@ -899,7 +911,7 @@ impl Searcher {
 
     fn negamax(&mut self, node: &Node, depth: u32, alpha: f64, beta: f64) -> Result<f64, Abort> {
         self.nodes += 1;
-        if !self.unlimited && self.limits.exceeded(self.nodes) {
+        if self.must_stop() {
             return Err(Abort);
         }
         let lands = unsolved(&node.whole, &node.frozen.forms);
@@ -1186,6 +1198,7 @@ fn unsolved<'a>(whole: &'a str, frozen: &[Box<str>]) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::candidates;
 
     #[test]
     fn unsolved_lands() {

@@ -1,12 +1,13 @@
 //! The perfect player: the exact verdict when it is found within the move's budget, parity
 //! search otherwise.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sprouts_topo::Position;
 
+use super::candidates::stopped_choice;
 use super::parity::{RootResult, break_tie};
-use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates};
+use super::{Choice, ParityConfig, ParitySearch, Player, Report, candidates_within};
 use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 use crate::misere_play::MisereSproutsSolver;
@@ -64,11 +65,12 @@ impl Player for Perfect {
         self.moves += 1;
         let mut limits = limits.clone();
         if let Some(t) = self.time {
-            let d = Instant::now() + t;
-            limits.deadline = Some(limits.deadline.map_or(d, |x| x.min(d)));
+            limits = limits.with_time(t);
         }
         let seed = splitmix64(self.seed ^ splitmix64(self.moves));
-        let cands = candidates(position);
+        let Ok(cands) = candidates_within(position, &limits) else {
+            return stopped_choice(position, seed);
+        };
         if cands.is_empty() {
             return None;
         }

@@ -46,19 +46,20 @@
 
 mod bench;
 mod db;
+mod db_file;
 mod interchange;
 mod search;
 mod table;
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use sprouts_topo::{LandForm, Position};
 
 use crate::impartial::{Nimber, Outcome};
 use crate::{Limits, Solved};
 pub use bench::{BENCH_CASES, BenchCase, BenchError, BenchReport, run_bench_cases};
-pub use db::{DbError, ExportStats, LoadStats, MAGIC, VERSION};
+pub use db::{DbError, ExportStats, LoadStats, MAGIC, MAX_RECORD_BYTES, VERSION};
+pub use db_file::{DbFile, SaveStats, check_output, write_atomically};
 #[doc(hidden)]
 pub use interchange::check_text_import;
 pub use interchange::{
@@ -204,7 +205,7 @@ impl Solver {
         limits: &Limits,
         f: impl FnOnce(&Search<'_>) -> search::Res<T> + Send,
     ) -> Solved<T> {
-        let start = Instant::now();
+        let start = limits.now();
         let search = Search::new(
             &self.inner,
             limits,
@@ -221,7 +222,7 @@ impl Solver {
         Solved {
             value,
             nodes: search.nodes.into_inner(),
-            elapsed: start.elapsed(),
+            elapsed: limits.now().saturating_duration_since(start),
         }
     }
 

@@ -134,58 +134,77 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Why the search must stop now without counting a node (the limits' stop flag or
+    /// deadline, or a cancelled branch), if it must.
+    fn interrupted(&self) -> Option<Stopped> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(Stopped::Cancelled);
+        }
+        self.limits.interrupted().then_some(Stopped::Limits)
+    }
+
     /// The distinct children of `land` for expanding `land + *k`: from the cache, or computed
-    /// and cached. `Err(())` when, while they were computed, one of them was found already
+    /// and cached. `Ok(Err(()))` when, while they were computed, one of them was found already
     /// proved lost for `k` (the couple is won); the children found until then are cached as an
     /// unfinished list, which the next call for this land (with another heap) reads first and
-    /// then goes on with from the move where it stopped.
-    fn children(&self, land: &LandForm, k: u32) -> Result<Arc<ChildList>, ()> {
+    /// then goes on with from the move where it stopped. The limits are read after every
+    /// child, so a huge land's list is given up (kept as an unfinished list) when they strike.
+    fn children(&self, land: &LandForm, k: u32) -> Res<Result<Arc<ChildList>, ()>> {
         let lost = |lands: &[LandForm]| self.child_proved_lost(lands, k);
         let cached = self.inner.children.get(land);
         let unfinished = match cached {
-            Some(list) if list.resume().is_none() => return Ok(list),
+            Some(list) if list.resume().is_none() => return Ok(Ok(list)),
             Some(list) => {
                 if list.iter().any(lost) {
-                    return Err(());
+                    return Ok(Err(()));
                 }
                 Some(list)
             }
             None => None,
         };
+        let mut stopped = None;
+        let stop = |lands: &[LandForm]| {
+            stopped = self.interrupted();
+            stopped.is_some() || lost(lands)
+        };
         self.inner.misses.fetch_add(1, Ordering::Relaxed);
         let pos = land.to_position();
-        match children_of(&pos, unfinished.as_deref(), &self.inner.moves, lost) {
+        let listed = children_of(&pos, unfinished.as_deref(), &self.inner.moves, stop);
+        match listed {
             Ok(list) => {
                 self.inner
                     .listed
                     .fetch_add(list.len() as u64, Ordering::Relaxed);
                 let list = Arc::new(list);
                 self.inner.children.insert(land, list.clone());
-                Ok(list)
+                Ok(Ok(list))
             }
             Err(found) => {
                 self.inner.children.insert(land, Arc::new(found));
-                Err(())
+                match stopped {
+                    Some(why) => Err(why),
+                    None => Ok(Err(())),
+                }
             }
         }
     }
 
-    /// The children of `land` for expanding `land + *k` with their first numbers, or `Err(())`
+    /// The children of `land` for expanding `land + *k` with their first numbers, or `Ok(Err(()))`
     /// when one of them is known to be lost (the couple is won).
     fn expand_couple<'c>(
         &self,
         list: &'c mut Option<Arc<ChildList>>,
         land: &'c LandForm,
         k: u32,
-    ) -> Result<Vec<Child<'c>>, ()> {
+    ) -> Res<Result<Vec<Child<'c>>, ()>> {
         let fresh = self.inner.misses.load(Ordering::Relaxed);
-        let got = self.children(land, k);
+        let got = self.children(land, k)?;
         let fresh = self.inner.misses.load(Ordering::Relaxed) != fresh;
         let r = got.and_then(|l| self.expand(list.insert(l), land, k));
         if r.is_err() {
             self.won_on_expand(fresh);
         }
-        r
+        Ok(r)
     }
 
     /// Counts an expansion that found a child already proved lost.
@@ -532,7 +551,7 @@ impl<'a> Search<'a> {
         }
         self.tick()?;
         let mut list = None;
-        let Ok(mut children) = self.expand_couple(&mut list, land, k) else {
+        let Ok(mut children) = self.expand_couple(&mut list, land, k)? else {
             facts.record(land, k, false);
             return Ok(WIN);
         };
@@ -586,7 +605,7 @@ impl<'a> Search<'a> {
         let facts = &self.inner.facts;
         self.tick()?;
         let mut list = None;
-        let Ok(children) = self.expand_couple(&mut list, land, k) else {
+        let Ok(children) = self.expand_couple(&mut list, land, k)? else {
             facts.record(land, k, false);
             return Ok(WIN);
         };
