@@ -23,6 +23,7 @@ use ratatui::symbols::Marker;
 use ratatui::widgets::canvas::{Canvas, Context, Line, Points};
 use ratatui::widgets::{Block, List, ListState, Paragraph};
 use ratatui::{DefaultTerminal, Frame};
+use sprouts::ai::players::candidates;
 use sprouts::draw::svg::lives_colour;
 use sprouts::draw::{Board, Settings, WorldSize};
 use sprouts::topo::Move;
@@ -156,11 +157,13 @@ impl App {
         }
     }
 
-    /// Lists the person's moves in the position now: one per family and count of
-    /// interchangeable boundaries.
+    /// Lists the person's moves in the position now: one for each different game it leads
+    /// to, in the order of the spots joined.
     fn list_moves(&mut self) {
         self.moves = if self.game.human_to_move() {
-            self.game.position().distinct_moves().collect()
+            let mut moves = candidates(self.game.position());
+            moves.sort_by_key(|c| c.mv.spots());
+            moves.into_iter().map(|c| c.mv).collect()
         } else {
             Vec::new()
         };
@@ -337,9 +340,12 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("you against random"), "{text}");
-        // Three seeds have 12 distinct moves; the first is selected.
-        assert!(text.contains("> 1 -> 1 enclosing nothing"), "{text}");
-        assert!(text.contains("1 -> 2"), "{text}");
+        // Three seeds give three different games: a loop round nothing, a loop round one
+        // spot, a curve joining two spots. The first is selected.
+        assert!(text.contains("│> 1 -> 1 enclosing nothing "), "{text}");
+        assert!(text.contains("│  1 -> 1 enclosing 2 "), "{text}");
+        assert!(text.contains("│  1 -> 2 "), "{text}");
+        assert_eq!(app.moves.len(), 3);
         // The three spots are drawn (no curve yet), each with its number beside it.
         let dots_before = braille_dots(&lines);
         assert!(dots_before >= 3, "{text}");

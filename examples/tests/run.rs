@@ -89,7 +89,7 @@ fn embed_plays_a_whole_game_against_the_computer() {
         let movers: Vec<&str> = text
             .lines()
             .filter_map(|l| l.strip_prefix("move "))
-            .map(|l| l.split(' ').nth(1).expect("move N: WHO played ..."))
+            .map(|l| l.split_once(" played ").expect("move N: WHO played ...").0)
             .collect();
         let n = movers.len();
         assert!(
@@ -97,16 +97,13 @@ fn embed_plays_a_whole_game_against_the_computer() {
             "{n} moves: {text}"
         );
         for (i, who) in movers.iter().enumerate() {
-            assert_eq!(*who, if i % 2 == 0 { "you" } else { "computer" }, "{text}");
+            let who_expected = ["you", "the computer"][i % 2];
+            assert_eq!(*who, format!("{}: {who_expected}", i + 1), "{text}");
         }
         // Normal play: whoever moved last wins.
-        let winner = if n % 2 == 1 {
-            "you win"
-        } else {
-            "the computer wins"
-        };
+        let winner = ["the computer", "you"][n % 2];
         let last = text.lines().last().expect("a last line");
-        assert_eq!(last, format!("no move left after {n} moves: {winner}"));
+        assert_eq!(last, format!("no move left after {n} moves: {winner} won"));
     }
     // With standard input not a terminal, `--auto` is on.
     assert_eq!(run_ok("embed", &[]), run_ok("embed", &["3", "--auto"]));
@@ -114,9 +111,9 @@ fn embed_plays_a_whole_game_against_the_computer() {
 
 #[test]
 fn embed_refuses_what_is_not_a_number_of_spots() {
-    assert!(run_err("embed", &["many"]).contains("`many`: not a number of spots"));
-    assert!(run_err("embed", &["0"]).contains("play with 1 to 20 spots, not 0"));
-    assert!(run_err("embed", &["21"]).contains("play with 1 to 20 spots, not 21"));
+    assert!(run_err("embed", &["many"]).contains("the number of spots"));
+    assert!(run_err("embed", &["0"]).contains("play with 1 to 20 spots"));
+    assert!(run_err("embed", &["21"]).contains("play with 1 to 20 spots"));
 }
 
 #[test]
