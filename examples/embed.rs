@@ -57,7 +57,10 @@ fn main() -> anyhow::Result<()> {
 
 /// The index of the move chosen from a list of `n`: the first with `auto`, or the number typed.
 fn choose(lines: &mut Lines<StdinLock>, n: usize, auto: bool) -> anyhow::Result<usize> {
-    while !auto {
+    if auto {
+        return Ok(0);
+    }
+    loop {
         print!("your move (1-{n}): ");
         io::stdout().flush()?;
         let line = lines.next().context("no more input")??;
@@ -66,5 +69,4 @@ fn choose(lines: &mut Lines<StdinLock>, n: usize, auto: bool) -> anyhow::Result<
             _ => println!("type a number from 1 to {n}"),
         }
     }
-    Ok(0)
 }

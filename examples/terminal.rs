@@ -13,7 +13,9 @@
 //! computer's reply), n starts a new game, q quits.
 //!
 //! The app is a plain value ([`App`]) that takes key events and renders a frame, so the tests
-//! at the bottom play it on ratatui's `TestBackend`.
+//! at the bottom play it on ratatui's `TestBackend`. The computer thinks on the app's own
+//! thread, which is fine for quick players; a frontend for slow ones runs
+//! [`sprouts::Game::computer_job`] on another thread and keeps drawing meanwhile.
 
 use anyhow::Context as _;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind};
@@ -21,7 +23,7 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::symbols::Marker;
 use ratatui::widgets::canvas::{Canvas, Context, Line, Points};
-use ratatui::widgets::{Block, List, ListState, Paragraph};
+use ratatui::widgets::{Block, List, ListState, Paragraph, Wrap};
 use ratatui::{DefaultTerminal, Frame};
 use sprouts::ai::players::candidates;
 use sprouts::draw::svg::lives_colour;
@@ -53,6 +55,8 @@ fn main() -> anyhow::Result<()> {
 struct App {
     spots: u32,
     computer: String,
+    /// Games started, which seeds the computer's choices of the next one.
+    games: u64,
     game: Game,
     /// The person's moves in the position shown, as listed.
     moves: Vec<Move>,
@@ -69,7 +73,8 @@ impl App {
         let mut app = App {
             spots,
             computer: computer.to_owned(),
-            game: new_game(spots, computer)?,
+            games: 1,
+            game: new_game(spots, computer, 1)?,
             moves: Vec::new(),
             list: ListState::default(),
             message: String::new(),
@@ -105,9 +110,10 @@ impl App {
                 };
                 self.list_moves();
             }
-            KeyCode::Char('n') => match new_game(self.spots, &self.computer) {
+            KeyCode::Char('n') => match new_game(self.spots, &self.computer, self.games + 1) {
                 Ok(game) => {
                     self.game = game;
+                    self.games += 1;
                     self.message = "new game".to_owned();
                     self.list_moves();
                 }
@@ -226,7 +232,10 @@ impl App {
             .highlight_symbol("> ");
         frame.render_stateful_widget(moves, list, &mut self.list);
 
-        frame.render_widget(Paragraph::new(self.status()).bold(), status);
+        let status_line = Paragraph::new(self.status())
+            .bold()
+            .wrap(Wrap { trim: true });
+        frame.render_widget(status_line, status);
         frame.render_widget(
             Paragraph::new("↑/↓ choose · Enter play · u undo · n new game · q quit").dim(),
             keys,
@@ -234,9 +243,10 @@ impl App {
     }
 }
 
-/// A game of `spots` spots on a board, you in seat 0 and the computer `computer` in seat 1.
-fn new_game(spots: u32, computer: &str) -> anyhow::Result<Game> {
-    let seats = [Seat::Human, Seat::computer(computer, 1)?];
+/// A game of `spots` spots on a board, you in seat 0 and the computer `computer` (seeded with
+/// `seed`) in seat 1.
+fn new_game(spots: u32, computer: &str, seed: u64) -> anyhow::Result<Game> {
+    let seats = [Seat::Human, Seat::computer(computer, seed)?];
     let world = WorldSize::new(900.0, 600.0);
     Ok(Game::drawn_spots(spots, world, Settings::default(), seats)?)
 }
