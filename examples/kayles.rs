@@ -8,7 +8,8 @@
 //!
 //! Options: `--pins N` (misère table over every position of 1 to N pins, default 24), `--limit N`
 //! (values computed at most for the period search, default 4096), `--rows N` (values shown,
-//! default 83).
+//! default 83), `--days N` (misère games counted by birthday up to day N, at most 5, the
+//! default; day 5 takes the most time).
 
 use std::time::Instant;
 
@@ -31,6 +32,7 @@ struct Options {
     pins: u32,
     limit: usize,
     rows: usize,
+    days: u32,
 }
 
 fn parse_options() -> anyhow::Result<Options> {
@@ -38,6 +40,7 @@ fn parse_options() -> anyhow::Result<Options> {
         pins: 24,
         limit: 4096,
         rows: 83,
+        days: 5,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -51,7 +54,9 @@ fn parse_options() -> anyhow::Result<Options> {
             "--pins" => options.pins = u32::try_from(number).context("--pins is too large")?,
             "--limit" => options.limit = number,
             "--rows" => options.rows = number,
-            _ => bail!("unknown option `{flag}` (known: --pins, --limit, --rows)"),
+            "--days" if number <= 5 => options.days = u32::try_from(number)?,
+            "--days" => bail!("--days is at most 5: the games born by day 6 are too many to list"),
+            _ => bail!("unknown option `{flag}` (known: --pins, --limit, --rows, --days)"),
         }
     }
     Ok(options)
@@ -156,7 +161,7 @@ fn main() -> anyhow::Result<()> {
 
     let mut store = MisereStore::new();
     let start = Instant::now();
-    let counts: Vec<String> = (0..=5)
+    let counts: Vec<String> = (0..=options.days)
         .map(|day| {
             store
                 .born_by_day(day)
@@ -165,7 +170,8 @@ fn main() -> anyhow::Result<()> {
         })
         .collect::<anyhow::Result<_>>()?;
     println!(
-        "\nDistinct misère games born by days 0 to 5: {} ({:.1} s).",
+        "\nDistinct misère games born by days 0 to {}: {} ({:.1} s).",
+        options.days,
         counts.join(", "),
         start.elapsed().as_secs_f64()
     );
