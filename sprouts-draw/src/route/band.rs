@@ -960,7 +960,7 @@ pub(crate) fn relax_leaning(
     // accepted lets the next one grow back.
     let mut mu = 1e-3;
     let mut scale: f64 = 1.0;
-    let simple = super::is_simple(&pts);
+    let simple = super::crossing::is_simple(&pts);
     let mut accepted = 0;
     let mut since_resample = 0;
     let mut folded = false;
@@ -1008,7 +1008,7 @@ pub(crate) fn relax_leaning(
             .fold(0.0, f64::max);
         // A step that folds the band over itself (vertices moved across each other at a tight
         // bend) is refused like one that raises the energy.
-        let trial_near = (!simple || super::is_simple(&trial))
+        let trial_near = (!simple || super::crossing::is_simple(&trial))
             .then(|| feel_all(&trial, &fixed, &mut feels, &mut scratch));
         let trial_near_missing = trial_near.is_none();
         let e1 = trial_near

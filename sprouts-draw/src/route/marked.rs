@@ -12,11 +12,11 @@
 use sprouts_geom::{Point, Spline, Vector, certified, signed_area};
 use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 
-use super::Wall;
+use super::BoardView;
 use super::fit::new_spot_cut;
-use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal, add_to_basis, in_span};
+use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal, Wall, add_to_basis, in_span};
+use crate::analyse::Analysed;
 use crate::analyse::{Analysis, BoundaryPicture};
-use crate::board::{Analysed, Board};
 
 /// How the `B_a` side of a route is decided.
 #[derive(Clone, Debug)]
@@ -535,22 +535,22 @@ fn clearance_levels(grid: &FreeGrid) -> Vec<f32> {
 /// is then read off the picture once (the transaction still makes its own picture, and takes
 /// this reading only for a picture equal to it).
 pub(crate) fn picture_check(
-    board: &Board,
+    view: &BoardView<'_>,
     (a, b): (SpotId, SpotId),
     spline: &Spline,
     cut_at: f64,
 ) -> Result<Analysed, String> {
     let _span = tracing::debug_span!("picture_check").entered();
     let cut = new_spot_cut(spline, cut_at).map_err(|e| e.to_string())?;
-    let mut trial = board.drawing().clone();
-    let index = u32::try_from(board.moves().len()).unwrap_or(u32::MAX);
+    let mut trial = view.drawing.clone();
+    let index = view.move_index;
     trial
         .add_move_curves(
             (a, trial.next_spot(), b),
             cut.first,
             cut.second,
             index,
-            board.settings().spot_radius,
+            view.settings.spot_radius,
         )
         .map_err(|e| e.to_string())?;
     Analysed::new(trial).map_err(|e| e.to_string())
@@ -561,7 +561,7 @@ mod tests {
     use sprouts_geom::CubicBez;
 
     use super::*;
-    use crate::{Settings, WorldSize};
+    use crate::{Board, Settings, WorldSize};
 
     /// The widest sorted way against a slow reference: the parity search itself (A* over
     /// cells and ray parities, with every boundary's ray) on the grid with only the cells
@@ -684,7 +684,7 @@ mod tests {
             1.0,
         )
         .expect("a spline");
-        assert!(picture_check(&board, (a, b), &straight, half(&straight)).is_ok());
+        assert!(picture_check(&board.view(), (a, b), &straight, half(&straight)).is_ok());
         let looped = Spline::from_cubic(
             CubicBez {
                 p0: pa,
@@ -695,7 +695,7 @@ mod tests {
             1.0,
         )
         .expect("a spline");
-        let e = picture_check(&board, (a, b), &looped, half(&looped)).expect_err("crosses");
+        let e = picture_check(&board.view(), (a, b), &looped, half(&looped)).expect_err("crosses");
         assert!(
             e.contains("crosses or touches itself") || e.contains("cross"),
             "{e}"
