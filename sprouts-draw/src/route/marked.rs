@@ -14,7 +14,8 @@ use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 
 use super::BoardView;
 use super::fit::new_spot_cut;
-use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal, Wall, add_to_basis, in_span};
+use super::parity::{Ray, add_to_basis, in_span};
+use super::planner::{Cell, FreeGrid, Scene, Terminal, Wall};
 use crate::analyse::Analysed;
 use crate::analyse::{Analysis, BoundaryPicture};
 
@@ -622,7 +623,7 @@ mod tests {
                     .copied()
                     .filter(|&c| g.open[c as usize])
                     .collect();
-                super::super::planner::parity_search(
+                super::super::parity::parity_search(
                     &g,
                     ca,
                     &srcs,

@@ -11,8 +11,9 @@ use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 
 use super::frame::Frame;
 use super::marked::{self, Enclosure};
+use super::parity::{self, Ray};
 use super::plan::{Plan, Want};
-use super::planner::{self, Cell, FreeGrid, Obstacle, Ray, Scene, Terminal, Wall};
+use super::planner::{Cell, FreeGrid, Obstacle, Scene, Terminal, Wall};
 use super::walls::{Walls, arc_walls, ray_out};
 use super::{MAX_STATES, Refusal, barrier, crossing, fit};
 use crate::analyse::{Analysis, BoundaryPicture};
@@ -103,7 +104,7 @@ fn stroke(frame: &Frame<'_>, walls: &Walls<'_>) -> Option<Way> {
 /// The shortest way on the grid, shortened when the judge still accepts it.
 fn shortest(frame: &Frame<'_>, walls: &Walls<'_>) -> Option<Way> {
     let (grid, ca, cb) = (&walls.grid, frame.ca, frame.cb);
-    let cells = planner::parity_search(
+    let cells = parity::parity_search(
         grid,
         ca,
         &walls.sources,
@@ -401,7 +402,7 @@ fn refusal(frame: &Frame<'_>, walls: &Walls<'_>, explain: bool) -> Refusal {
     let (sources, targets) = (&walls.sources, &walls.targets);
     if !frame.hypotheses.is_empty() {
         // Is there a way at all?
-        let any = planner::parity_search(grid, ca, sources, cb, targets, &[], 0, MAX_STATES);
+        let any = parity::parity_search(grid, ca, sources, cb, targets, &[], 0, MAX_STATES);
         if let (Some(_), Some(e)) = (any, &frame.enclosure) {
             let words = frame.words();
             if !explain {
@@ -479,7 +480,7 @@ fn barrier_route(
             if srcs.is_empty() || tgts.is_empty() {
                 return None;
             }
-            let cells = planner::parity_search(g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)?;
+            let cells = parity::parity_search(g, ca, &srcs, cb, &tgts, &[], 0, MAX_STATES)?;
             let route = polyline(g, ca, &cells, cb);
             if !judge(&route) {
                 return None;
@@ -561,8 +562,7 @@ fn marked_search(
             }
             rays.push(r);
         }
-        let cells =
-            planner::parity_search(grid, ca, sources, cb, targets, &rays, want, MAX_STATES)?;
+        let cells = parity::parity_search(grid, ca, sources, cb, targets, &rays, want, MAX_STATES)?;
         let route = polyline(grid, ca, &cells, cb);
         let route = if crossing::is_simple(&route) {
             route

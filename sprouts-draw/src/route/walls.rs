@@ -13,7 +13,8 @@ use sprouts_geom::{Point, Vector, certified};
 
 use super::frame::Frame;
 use super::marked;
-use super::planner::{self, Cell, FreeGrid, GridBase, Ray, Scene, Terminal, Wall};
+use super::parity::{self, Ray};
+use super::planner::{self, Cell, FreeGrid, GridBase, Scene, Terminal, Wall};
 use super::{MAX_STATES, Refusal};
 use crate::analyse::Analysis;
 use crate::analyse::BoundaryPicture;
@@ -147,7 +148,7 @@ impl<'f> Walls<'f> {
         {
             let way = !self.sources.is_empty()
                 && !self.targets.is_empty()
-                && planner::parity_search(
+                && parity::parity_search(
                     &self.grid,
                     ca,
                     &self.sources,
