@@ -689,6 +689,49 @@ pub(crate) fn relax(
     relax_leaning(route, scene, ends, band, pressure, 0.0, observer)
 }
 
+/// Which vertices of `pts` stay: those near the ends (the stubs replace them).
+fn fixed_near_the_ends(field: &Field<'_>, pts: &[Point], band: &BandSettings) -> Vec<bool> {
+    pts.iter()
+        .map(|p| {
+            field
+                .ends
+                .iter()
+                .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
+        })
+        .collect()
+}
+
+/// What each vertex of the band `pts` feels: the field's obstacles (those on the side the
+/// band leans to weighing `1 + |lean|` times as much) and the band's own far parts.
+fn feel_band(
+    field: &Field<'_>,
+    pts: &[Point],
+    fixed: &[bool],
+    band: &BandSettings,
+    lean: f64,
+    (feels, scratch): (&mut Vec<Feel>, &mut Vec<usize>),
+) -> Vec<Vec<Feel>> {
+    let mut near: Vec<Vec<Feel>> = Vec::with_capacity(pts.len());
+    for (i, &p) in pts.iter().enumerate() {
+        field.feel(p, feels, scratch);
+        if lean != 0.0 {
+            let t = pts[(i + 1).min(pts.len() - 1)] - pts[i.saturating_sub(1)];
+            let left = Vector::new(-t.y, t.x);
+            for f in feels.iter_mut() {
+                // `dir` points from the obstacle to the band: away from the left for an
+                // obstacle on the left.
+                let on_left = f.dir.dot(&left) < 0.0;
+                if on_left == (lean > 0.0) {
+                    f.weight *= 1.0 + lean.abs();
+                }
+            }
+        }
+        near.push(std::mem::take(feels));
+    }
+    own_parts(pts, fixed, band.min_clearance, band.reach, &mut near);
+    near
+}
+
 /// Relaxes `route` (from one end spot's centre to the other's) and returns the relaxed
 /// polyline; the observer sees it every few steps.
 ///
@@ -728,40 +771,10 @@ pub(crate) fn relax_leaning(
     if pts.len() < 3 {
         return pts;
     }
-    // Vertices near the ends stay (the stubs replace them).
-    let is_fixed = |pts: &[Point]| -> Vec<bool> {
-        pts.iter()
-            .map(|p| {
-                field
-                    .ends
-                    .iter()
-                    .any(|e| (p - e.1).norm() < 1.25 * (e.2 + 0.5 * band.min_clearance))
-            })
-            .collect()
-    };
-    let d0 = band.min_clearance;
-    let own_cut = band.reach;
+    let is_fixed = |pts: &[Point]| fixed_near_the_ends(&field, pts, band);
     let feel_all =
         |pts: &[Point], fixed: &[bool], feels: &mut Vec<Feel>, scratch: &mut Vec<usize>| {
-            let mut near: Vec<Vec<Feel>> = Vec::with_capacity(pts.len());
-            for (i, &p) in pts.iter().enumerate() {
-                field.feel(p, feels, scratch);
-                if lean != 0.0 {
-                    let t = pts[(i + 1).min(pts.len() - 1)] - pts[i.saturating_sub(1)];
-                    let left = Vector::new(-t.y, t.x);
-                    for f in feels.iter_mut() {
-                        // `dir` points from the obstacle to the band: away from the left
-                        // for an obstacle on the left.
-                        let on_left = f.dir.dot(&left) < 0.0;
-                        if on_left == (lean > 0.0) {
-                            f.weight *= 1.0 + lean.abs();
-                        }
-                    }
-                }
-                near.push(std::mem::take(feels));
-            }
-            own_parts(pts, fixed, d0, own_cut, &mut near);
-            near
+            feel_band(&field, pts, fixed, band, lean, (feels, scratch))
         };
     let mut fixed = is_fixed(&pts);
     let mut targets = barrier_targets(&pts, band);

@@ -382,52 +382,9 @@ pub(crate) fn widest_sorted(
         }
         rays.push(ray);
     }
-    let bits_of = |p: Point, q: Point| -> u8 {
-        rays.iter()
-            .enumerate()
-            .filter(|(_, r)| r.crosses(p, q))
-            .fold(0, |acc, (k, _)| acc | (1 << k))
-    };
-    let (nx, ny) = (grid.nx, grid.ny);
-    let n = nx * ny;
-    // The four edges forward from each cell (the other four are their neighbours'), and the
-    // rays each crosses: tested only for the cells near a ray (an edge is at most `sqrt 2`
-    // cells long).
-    const FORWARD: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
-    let mut near_ray = vec![false; n];
-    for ray in &rays {
-        let len = (ray.to - ray.from).norm();
-        let steps = (len / (0.5 * grid.cell)).ceil() as usize + 1;
-        for s in 0..=steps {
-            let p = ray.from + (ray.to - ray.from) * (s as f64 / steps as f64);
-            let (ci, cj) = (
-                (p.x / grid.cell).floor() as i64,
-                (p.y / grid.cell).floor() as i64,
-            );
-            for j in (cj - 2).max(0)..=(cj + 2).min(ny as i64 - 1) {
-                for i in (ci - 2).max(0)..=(ci + 2).min(nx as i64 - 1) {
-                    near_ray[j as usize * nx + i as usize] = true;
-                }
-            }
-        }
-    }
-    let step = |c: usize, d: usize| -> Option<usize> {
-        let (di, dj) = FORWARD[d];
-        let (i, j) = ((c % nx) as i32 + di, (c / nx) as i32 + dj);
-        (i >= 0 && j >= 0 && i < nx as i32 && j < ny as i32).then(|| j as usize * nx + i as usize)
-    };
-    let mut edge_bits: std::collections::HashMap<(usize, usize), u8> =
-        std::collections::HashMap::new();
-    for c in (0..n).filter(|&c| near_ray[c]) {
-        for d in 0..4 {
-            if let Some(m) = step(c, d) {
-                let b = bits_of(grid.centre(c as Cell), grid.centre(m as Cell));
-                if b != 0 {
-                    edge_bits.insert((c, m), b);
-                }
-            }
-        }
-    }
+    let bits_of = |p: Point, q: Point| crossing_bits(&rays, p, q);
+    let n = grid.nx * grid.ny;
+    let edge_bits = ray_edge_bits(grid, &rays);
     let bits = |c: usize, m: usize| -> u8 {
         let key = if c < m { (c, m) } else { (m, c) };
         edge_bits.get(&key).copied().unwrap_or(0)
@@ -506,6 +463,61 @@ pub(crate) fn widest_sorted(
         .find(|&c| grid.allowed[c] && grid.clear[c] == t && piece[c] == k)
         .unwrap_or(tgts[0].0);
     Some((f64::from(t), at as Cell))
+}
+
+/// The rays (by bit) the segment from `p` to `q` crosses.
+fn crossing_bits(rays: &[Ray], p: Point, q: Point) -> u8 {
+    rays.iter()
+        .enumerate()
+        .filter(|(_, r)| r.crosses(p, q))
+        .fold(0, |acc, (k, _)| acc | (1 << k))
+}
+
+/// The rays each edge of `grid` crosses, by its cells `(c, m)`, `c < m`, for the edges that
+/// cross any: the four edges forward from each cell (the other four are their neighbours'),
+/// tested only for the cells near a ray (an edge is at most `sqrt 2` cells long).
+fn ray_edge_bits(grid: &FreeGrid, rays: &[Ray]) -> std::collections::HashMap<(usize, usize), u8> {
+    let (nx, ny) = (grid.nx, grid.ny);
+    let n = nx * ny;
+    // The four edges forward from each cell (the other four are their neighbours'), and the
+    // rays each crosses: tested only for the cells near a ray (an edge is at most `sqrt 2`
+    // cells long).
+    const FORWARD: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut near_ray = vec![false; n];
+    for ray in rays {
+        let len = (ray.to - ray.from).norm();
+        let steps = (len / (0.5 * grid.cell)).ceil() as usize + 1;
+        for s in 0..=steps {
+            let p = ray.from + (ray.to - ray.from) * (s as f64 / steps as f64);
+            let (ci, cj) = (
+                (p.x / grid.cell).floor() as i64,
+                (p.y / grid.cell).floor() as i64,
+            );
+            for j in (cj - 2).max(0)..=(cj + 2).min(ny as i64 - 1) {
+                for i in (ci - 2).max(0)..=(ci + 2).min(nx as i64 - 1) {
+                    near_ray[j as usize * nx + i as usize] = true;
+                }
+            }
+        }
+    }
+    let step = |c: usize, d: usize| -> Option<usize> {
+        let (di, dj) = FORWARD[d];
+        let (i, j) = ((c % nx) as i32 + di, (c / nx) as i32 + dj);
+        (i >= 0 && j >= 0 && i < nx as i32 && j < ny as i32).then(|| j as usize * nx + i as usize)
+    };
+    let mut edge_bits: std::collections::HashMap<(usize, usize), u8> =
+        std::collections::HashMap::new();
+    for c in (0..n).filter(|&c| near_ray[c]) {
+        for d in 0..4 {
+            if let Some(m) = step(c, d) {
+                let b = crossing_bits(rays, grid.centre(c as Cell), grid.centre(m as Cell));
+                if b != 0 {
+                    edge_bits.insert((c, m), b);
+                }
+            }
+        }
+    }
+    edge_bits
 }
 
 /// The distinct positive clearances of the grid's allowed cells, ascending: the levels a

@@ -201,6 +201,11 @@ pub(crate) fn parity_search(
         }
     }
     let (_, c, b) = done?;
+    Some(walk_back(grid, &states, &edges, (c, b)))
+}
+
+/// The cells of the path the search stored ending at the state `(c, b)`, from its source.
+fn walk_back(grid: &FreeGrid, states: &States, edges: &EdgeBits, (c, b): (Cell, u32)) -> Vec<Cell> {
     let mut cells = vec![c];
     let (mut at, mut bits) = (c, b);
     loop {
@@ -219,7 +224,7 @@ pub(crate) fn parity_search(
         cells.push(at);
     }
     cells.reverse();
-    Some(cells)
+    cells
 }
 
 /// For every cell and each of its eight neighbours, the rays that the segment between the two
