@@ -231,8 +231,6 @@ pub(super) fn naming_the_move_asked(
     }
 }
 
-/// Most other choices of interchangeable boundaries a computer's move refused for its
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use super::certify::Certified;
 use super::fit;
 use super::planner::{FreeGrid, Scene};
 
+/// Where the new spot goes (spec 2.1 puts it near the middle; here, the widest place near
 /// the middle): the arc length, between a quarter and three quarters of the curve, whose
 /// point has the most room (to everything else, to the two end spots, and to the curve's own
 /// parts farther along it than the room itself, as a loop's other strand), up to the comfort
