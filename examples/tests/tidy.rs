@@ -19,10 +19,6 @@ const LONG_FILES: &[(&str, &str)] = &[
         "sprouts-topo/src/canon/tree.rs",
         "the tree canonisation and its scratch tables are one algorithm; its reference setup and exhaustive tests sit beside it",
     ),
-    (
-        "sprouts-draw/src/route/mod.rs",
-        "the router's entry points and their regression tests; being split into modules",
-    ),
 ];
 
 /// File names that are editor or merge leftovers wherever they appear.

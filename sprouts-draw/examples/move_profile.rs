@@ -1,5 +1,5 @@
 //! A fixed workload of drawn moves for profiling (e.g. under `perf record`): the random 11-spot
-//! games of the `route_timing` test (the same seeds), every drawn move saved with the board
+//! games of the `route_timing` example (the same seeds), every drawn move saved with the board
 //! before it; then the saved moves whose first drawing took a given CPU time, drawn again.
 //! `draw` prints a hash of the pictures drawn, so that a change meant only to be faster can be
 //! shown to draw the same pictures, bit for bit.

@@ -604,6 +604,44 @@ fn end_spot_of_leg(
     }
 }
 
+/// A picture read ahead of its transaction: a drawing and what [`analyse`] read off it (the
+/// route's own check of a move's picture before play, say). Only [`Analysed::new`] makes one,
+/// so the analysis is always the analysis of that very drawing. A transaction handed one
+/// still makes its own edit and reads back the position of the picture it made: the reading
+/// ahead is taken only for a picture equal to that one (`Drawing`'s `==`, which compares
+/// everything), and the read-back position is compared with the intended one as always.
+#[derive(Clone, Debug)]
+pub(crate) struct Analysed {
+    drawing: Drawing,
+    analysis: Analysis,
+}
+
+impl Analysed {
+    /// Analyses `drawing`.
+    ///
+    /// # Errors
+    /// What [`analyse`] refuses.
+    pub(crate) fn new(drawing: Drawing) -> Result<Analysed, AnalyseError> {
+        let analysis = analyse(&drawing)?;
+        Ok(Analysed { drawing, analysis })
+    }
+
+    /// The picture.
+    pub(crate) fn drawing(&self) -> &Drawing {
+        &self.drawing
+    }
+
+    /// What the picture reads as.
+    pub(crate) fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// The analysis, if the picture is `drawing` (equal by `Drawing`'s `==`).
+    pub(crate) fn analysis_of(self, drawing: &Drawing) -> Option<Analysis> {
+        (self.drawing == *drawing).then_some(self.analysis)
+    }
+}
+
 /// Reads the position off a picture from scratch (spec 2.3, `engine.analyse`).
 ///
 /// # Algorithm

@@ -5,7 +5,7 @@ use std::fmt;
 use sprouts_geom::Spline;
 use sprouts_topo::{GameKey, Move, MoveError, MoveNotation, Position, SpotId};
 
-use crate::analyse::{AnalyseError, Analysis, analyse};
+use crate::analyse::{AnalyseError, Analysed, Analysis, analyse};
 use crate::drawing::{CurveId, Drawing, DrawingError, Settings, WorldSize};
 
 /// A move played on a board: in words and in topological form.
@@ -77,39 +77,6 @@ impl fmt::Display for Mismatch {
 }
 
 impl std::error::Error for Mismatch {}
-
-/// A picture read ahead of its transaction: a drawing and what [`analyse`] read off it (the
-/// route's own check of a move's picture before play, say). Only [`Analysed::new`] makes one,
-/// so the analysis is always the analysis of that very drawing. A transaction handed one
-/// still makes its own edit and reads back the position of the picture it made: the reading
-/// ahead is taken only for a picture equal to that one (`Drawing`'s `==`, which compares
-/// everything), and the read-back position is compared with the intended one as always.
-#[derive(Clone, Debug)]
-pub(crate) struct Analysed {
-    drawing: Drawing,
-    analysis: Analysis,
-}
-
-impl Analysed {
-    /// Analyses `drawing`.
-    ///
-    /// # Errors
-    /// What [`analyse`] refuses.
-    pub(crate) fn new(drawing: Drawing) -> Result<Analysed, AnalyseError> {
-        let analysis = analyse(&drawing)?;
-        Ok(Analysed { drawing, analysis })
-    }
-
-    /// The picture.
-    pub(crate) fn drawing(&self) -> &Drawing {
-        &self.drawing
-    }
-
-    /// What the picture reads as.
-    pub(crate) fn analysis(&self) -> &Analysis {
-        &self.analysis
-    }
-}
 
 /// [`analyse`] of a transaction's picture not read ahead, counted in tests.
 fn read_back(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
@@ -537,82 +504,6 @@ impl Board {
         }
     }
 
-    /// The spots a curve leaving `from` on `side` can reach, each with the side it would
-    /// arrive on and the length of the way (spec 3.1: for lighting them up). If the side asked
-    /// for leads nowhere and another side of the spot does, that one is taken. A spot reached
-    /// only at the tight clearances the drawing falls back to (a corridor narrower than
-    /// `2 d0`) is lit up too, so a spot left dark is one [`Board::draw_request`] cannot reach
-    /// by the free space either (it may still refuse a lit one for other reasons).
-    ///
-    /// # Errors
-    /// A [`crate::Refusal`] for an unknown spot, a spot with no life, or a side it does not have.
-    pub fn reachable(
-        &self,
-        from: SpotId,
-        side: crate::Side,
-    ) -> Result<crate::Reachable, crate::Refusal> {
-        crate::route::reachable(self, from, side)
-    }
-
-    /// Draws a person's move (spec 3): from spot `a` on a side to spot `b` on a side, enclosing
-    /// the marked spots' boundaries and no others (or the shortest way, without marks), along
-    /// the stroke if it is usable. `observer` sees the route as it is found and relaxed. The
-    /// move drawn is the one the curve makes, checked by the authority check.
-    ///
-    /// # Errors
-    /// A [`crate::Refusal`] saying why; the board is then exactly as it was.
-    pub fn draw_request(
-        &mut self,
-        request: &crate::DrawRequest,
-        observer: &mut dyn FnMut(&[sprouts_geom::Point]),
-    ) -> Result<crate::DrawnMove, crate::Refusal> {
-        crate::route::draw_request(self, request, observer)
-    }
-
-    /// Draws the computer's move `mv` (a move of [`Board::position`]) as intended (spec 5.9):
-    /// [`Board::draw_move_strict`], and if that refuses it, another move of the position whose
-    /// child is the same game (an exact test: equal game keys or equal exact canonical forms),
-    /// nearest and with the most room first, at most six; the [`crate::DrawnMove`] then names
-    /// the move asked ([`crate::DrawnMove::equivalent_of`]).
-    ///
-    /// # Errors
-    /// A [`crate::Refusal`] saying why (for the ladder of spec 4.1 to act on;
-    /// [`crate::Refusal::Equivalents`] when moves giving the same game were tried too); the
-    /// board is then exactly as it was.
-    pub fn draw_move(
-        &mut self,
-        mv: &Move,
-        observer: &mut dyn FnMut(&[sprouts_geom::Point]),
-    ) -> Result<crate::DrawnMove, crate::Refusal> {
-        crate::route::draw_move(self, mv, observer)
-    }
-
-    /// Draws the computer's move `mv` itself, never another move giving the same game: its
-    /// interchangeable boundaries chosen by the nearest-cluster rule (or, when that choice
-    /// cannot be drawn with the boundaries on their sides, another choice), a marked route,
-    /// and if the marks cannot be applied the shortest way, kept only if it is the same game.
-    /// A drawing that leaves live spots of a region with no way to one another at the router's
-    /// tightest clearance (a corridor it splits too narrow for a later curve) is drawn again
-    /// with the curve leaning to either side of its way, and the one that cuts off fewest is
-    /// played.
-    ///
-    /// # Errors
-    /// A [`crate::Refusal`] saying why; the board is then exactly as it was.
-    pub fn draw_move_strict(
-        &mut self,
-        mv: &Move,
-        observer: &mut dyn FnMut(&[sprouts_geom::Point]),
-    ) -> Result<crate::DrawnMove, crate::Refusal> {
-        crate::route::draw_move_strict(self, mv, observer)
-    }
-
-    /// The other moves of the position whose child is the same game as `mv`'s, in the order
-    /// [`Board::draw_move`] tries them (nearest and with the most room first); one per family
-    /// and count of interchangeable boundaries.
-    pub fn equivalent_moves(&self, mv: &Move) -> Vec<Move> {
-        crate::route::equivalents_to_try(self, mv)
-    }
-
     /// Rebuilds the undo history of the moves from the picture alone, for a board read from a
     /// file (which keeps the last picture only): the picture before a move is the picture
     /// after it without the move's two curves and its new spot. Each earlier picture is
@@ -700,9 +591,9 @@ impl Board {
     ) -> Result<(), TransactionError<E>> {
         let mut drawing = self.state.drawing.clone();
         edit(&mut drawing).map_err(TransactionError::Edit)?;
-        let analysis = match ahead {
-            Some(a) if a.drawing == drawing => a.analysis,
-            _ => read_back(&drawing).map_err(TransactionError::Picture)?,
+        let analysis = match ahead.and_then(|a| a.analysis_of(&drawing)) {
+            Some(analysis) => analysis,
+            None => read_back(&drawing).map_err(TransactionError::Picture)?,
         };
         check(expected, analysis.position()).map_err(TransactionError::Mismatch)?;
         let before = std::mem::replace(

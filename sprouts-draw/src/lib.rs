@@ -60,6 +60,7 @@
 mod analyse;
 mod board;
 mod drawing;
+mod drawn;
 mod ladder;
 mod layout;
 mod near;
@@ -80,11 +81,10 @@ pub use drawing::{
     Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
     MAX_WORLD_SIDE, Settings, WorldSize,
 };
+pub use drawn::DrawnMove;
 pub use ladder::{LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
-pub use route::{
-    BandSettings, DrawRequest, DrawnMove, Equivalent, Reachable, Refusal, RouteMethod, Side,
-};
+pub use route::{BandSettings, DrawRequest, Equivalent, Reachable, Refusal, RouteMethod, Side};
 pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame, SavedMove, SavedStart, replay_moves};
 
 /// The crate's README, whose example runs as a doc test.

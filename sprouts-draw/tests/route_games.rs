@@ -25,7 +25,8 @@ struct Games {
 }
 
 /// Writes the board with the routes the router tried (red, the last one thicker) and the
-/// refusal, as PNG (`ROUTE_PNG=DIR`), for looking at refusals.
+/// refusal, as SVG and PNG (`ROUTE_PNG=DIR`), for looking at refusals; the saved board and the
+/// move's index go beside it, for `cargo run -p sprouts-draw --example route_debug -- replay`.
 fn picture(dir: &str, name: &str, board: &Board, routes: &[Vec<sprouts_geom::Point>], line: &str) {
     let svg = sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
     let mut extra = String::new();
@@ -186,59 +187,10 @@ fn random_games_of_three_to_five_spots() {
     }
 }
 
-/// Draws one saved refusal again (`ROUTE_REPLAY=DIR/NAME`, from `ROUTE_PNG`), for debugging.
-#[test]
-#[ignore = "a debugging aid"]
-fn replay() {
-    let Ok(name) = std::env::var("ROUTE_REPLAY") else {
-        return;
-    };
-    let mut board =
-        Board::from_json(&std::fs::read_to_string(format!("{name}.json")).unwrap()).unwrap();
-    // The move: its number in `NAME.move`, or its words (`ROUTE_REPLAY_WORDS`, e.g.
-    // "7 -> 7 enclosing 5, 6, 8").
-    let pos = board.position().clone();
-    let moves: Vec<_> = pos.moves().collect();
-    let k: usize = match std::env::var("ROUTE_REPLAY_WORDS") {
-        Ok(words) => moves
-            .iter()
-            .position(|m| m.describe(&pos) == words)
-            .expect("a move with these words"),
-        Err(_) => std::fs::read_to_string(format!("{name}.move"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap(),
-    };
-    let mv = &moves[k];
-    let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
-    let res = board.draw_move(mv, &mut |r| seen.push(r.to_vec()));
-    let line = match &res {
-        Ok(d) => match &d.equivalent_of {
-            None => format!("{}: drawn by {:?}", mv.describe(&pos), d.method),
-            Some(e) => format!(
-                "{} by {:?} ({})",
-                e.words_with(&d.words),
-                d.method,
-                e.refusal.detail()
-            ),
-        },
-        Err(e) => format!("{}: {}", mv.describe(&pos), e.detail()),
-    };
-    eprintln!("{line}");
-    picture(
-        std::env::temp_dir().to_str().unwrap(),
-        "replay",
-        &board,
-        &seen,
-        &line,
-    );
-}
-
 /// Refusals classified (`ROUTE_SPOTS=5..8 ROUTE_GAMES=30`, defaults 5..=8 and 10; `ROUTE_SEED=k`
 /// plays other games, seeded by `k` instead of `2000 + n`).
 #[test]
-#[ignore = "minutes; for classifying refusals"]
+#[ignore = "minutes: cargo test -p sprouts-draw --test route_games -- --ignored --nocapture classify_refusals"]
 fn classify_refusals() {
     let games: usize = std::env::var("ROUTE_GAMES")
         .ok()
@@ -282,7 +234,7 @@ fn classify_refusals() {
 /// and no drawn move that reads back wrong. The same seeds per size as the classify table
 /// (a game stops at its first refusal).
 #[test]
-#[ignore = "long; the README gives its figures"]
+#[ignore = "long: cargo test --release -p sprouts-draw --test route_games -- --ignored --nocapture two_hundred"]
 fn two_hundred_random_games() {
     let games: usize = std::env::var("ROUTE_GAMES")
         .ok()

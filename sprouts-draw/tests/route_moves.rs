@@ -158,7 +158,7 @@ fn every_move_from_small_positions() {
 /// one, two and three spots (`cargo test --release -p sprouts-draw --test route_moves --
 /// --ignored --nocapture`; `ROUTE_MOVES_SPOTS=3` for one start only).
 #[test]
-#[ignore = "minutes; the README gives its figures"]
+#[ignore = "minutes: cargo test -p sprouts-draw --test route_moves -- --ignored --nocapture every_move_three_deep"]
 fn every_move_three_deep_from_one_two_three_spots() {
     let only: Option<u32> = std::env::var("ROUTE_MOVES_SPOTS")
         .ok()
@@ -250,7 +250,7 @@ fn replay_and_draw(n: u32, history: &[&str], words: &str, corners: (u32, u32)) {
 #[test]
 fn an_eleven_spot_move_is_drawn_or_named_as_asked() {
     let asked = "13 -> 11 enclosing 1, 2, 6, 9";
-    let mut board = Board::from_json(include_str!("fixtures/eleven-spots-after-two-loops.json"))
+    let mut board = Board::from_json(include_str!("data/eleven_spots_after_two_loops.json"))
         .expect("the saved board");
     let mv = find_move(&board, asked, (0, 1));
     let intended = board.position().play(&mv).expect("a legal move");
@@ -354,36 +354,6 @@ fn a_curve_between_the_corners_of_a_loop_round_a_far_seed() {
     );
 }
 
-/// A debugging aid: draws every legal move with the words `ROUTE_WORDS` on the saved board
-/// `ROUTE_BOARD` (e.g. a game written by `sprouts selfplay --draw --svg DIR`, which stops at
-/// its first refused move) and prints each one's index among the position's moves (for
-/// `ROUTE_REPLAY` in `route_games`), corners and outcome.
-#[test]
-#[ignore = "a debugging aid"]
-fn draw_words_on_a_saved_board() {
-    let (Ok(path), Ok(words)) = (std::env::var("ROUTE_BOARD"), std::env::var("ROUTE_WORDS")) else {
-        return;
-    };
-    let text = std::fs::read_to_string(&path).expect("a saved board");
-    let board = Board::from_json(&text).expect("a board");
-    let pos = board.position().clone();
-    for (k, mv) in pos.moves().enumerate() {
-        if mv.describe(&pos) != words {
-            continue;
-        }
-        let mut b = board.clone();
-        let outcome = match b.draw_move(&mv, &mut |_| {}) {
-            Ok(d) => format!("drawn by {:?}", d.method),
-            Err(e) => e.detail(),
-        };
-        eprintln!(
-            "move {k} (corners {:?} -> {:?}): {outcome}",
-            mv.from(),
-            mv.to()
-        );
-    }
-}
-
 /// Draws the move with these words and corner indices on a saved board (a fixture written
 /// from a game that stopped at that move); `Ok` if it was drawn and read back to the intended
 /// position, the refusal otherwise (after checking it left the board as it was).
@@ -402,12 +372,12 @@ fn draw_on_fixture(json: &str, words: &str, corners: (u32, u32)) -> Result<(), S
 /// does not come back over the spot, and thin walls are a last try.
 #[test]
 fn loops_round_a_far_seed() {
-    let one_curve = include_str!("fixtures/loop-round-a-far-seed-one-curve.json");
+    let one_curve = include_str!("data/loop_round_a_far_seed_one_curve.json");
     assert_eq!(
         draw_on_fixture(one_curve, "3 -> 3 enclosing 6", (5, 5)),
         Ok(())
     );
-    let seed = include_str!("fixtures/loop-at-a-seed-round-a-far-seed.json");
+    let seed = include_str!("data/loop_at_a_seed_round_a_far_seed.json");
     assert_eq!(draw_on_fixture(seed, "3 -> 3 enclosing 6", (0, 0)), Ok(()));
 }
 
@@ -416,7 +386,7 @@ fn loops_round_a_far_seed() {
 /// turned, along its way, away from the side the ends were sorted by.
 #[test]
 fn a_loop_at_a_seed_round_two_boundaries() {
-    let json = include_str!("fixtures/loop-at-a-seed-round-two-boundaries.json");
+    let json = include_str!("data/loop_at_a_seed_round_two_boundaries.json");
     assert_eq!(
         draw_on_fixture(json, "6 -> 6 enclosing 7-8, 9-5", (0, 0)),
         Ok(())
@@ -431,7 +401,7 @@ fn a_loop_at_a_seed_round_two_boundaries() {
 /// (the wedge is too narrow for the new spot), as the picture's check would.
 #[test]
 fn a_bowed_route_keeps_to_its_side_of_the_curve_between_close_spots() {
-    let json = include_str!("fixtures/close-spots-bowed-across-their-curve.json");
+    let json = include_str!("data/close_spots_bowed_across_their_curve.json");
     match draw_on_fixture(json, "23 -> 4 enclosing nothing", (9, 10)) {
         Ok(()) => {}
         Err(e) => assert!(e.starts_with("Certificate"), "{e}"),
@@ -444,7 +414,7 @@ fn a_bowed_route_keeps_to_its_side_of_the_curve_between_close_spots() {
 /// room is tried now.
 #[test]
 fn a_loop_at_a_seed_at_the_end_of_a_pocket() {
-    let json = include_str!("fixtures/loop-at-a-seed-at-the-end-of-a-pocket.json");
+    let json = include_str!("data/loop_at_a_seed_at_the_end_of_a_pocket.json");
     assert_eq!(
         draw_on_fixture(json, "4 -> 4 enclosing nothing", (0, 0)),
         Ok(())

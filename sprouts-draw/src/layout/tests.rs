@@ -62,7 +62,7 @@ fn the_move_on_the_map_reads_back_to_the_child() {
 }
 
 #[test]
-#[ignore = "minutes; run with --ignored"]
+#[ignore = "minutes: cargo test -p sprouts-draw --lib -- --ignored --nocapture the_move_on_the_map_reads_back_to_the_child_four_deep"]
 fn the_move_on_the_map_reads_back_to_the_child_four_deep() {
     for n in 3..=4 {
         let k = map_surgery_exhaustive(n, 4);
@@ -107,7 +107,7 @@ fn every_position_from_one_and_two_spots_drawn_afresh() {
 
 /// The full evidence at 3 spots (a few minutes).
 #[test]
-#[ignore = "a few minutes; run with --ignored"]
+#[ignore = "minutes: cargo test -p sprouts-draw --lib -- --ignored --nocapture every_position_from_three_spots_drawn_afresh"]
 fn every_position_from_three_spots_drawn_afresh() {
     let k = every_position_drawn_afresh(3, &quick());
     eprintln!("3 spots: {k} positions drawn afresh");
@@ -164,7 +164,7 @@ fn random_games_drawn_afresh_to_the_end() {
 /// The full evidence: games at 5..10 spots redrawn afresh at every position, games at 8 and 20
 /// spots with every move drawn afresh, at the default polish.
 #[test]
-#[ignore = "minutes; run with --ignored"]
+#[ignore = "minutes: cargo test -p sprouts-draw --lib -- --ignored random_games_drawn_afresh_to_the_end_full"]
 fn random_games_drawn_afresh_to_the_end_full() {
     let opts = FreshOptions::default();
     for n in 5..=10 {

@@ -69,35 +69,7 @@ impl Barriers {
             BoundaryPicture::Spot(_) => &[],
         };
         let n = grid.nx * grid.ny;
-        // A tree cell keeps a curve out of its 8-neighbour steps.
-        let thin = 0.75 * grid.cell;
-        let passable = |c: usize| grid.allowed[c] && f64::from(grid.clear[c]) >= thin;
-        // The region: the cells reached from the move's first cells without crossing a curve.
-        let mut region = vec![false; n];
-        let mut stack: Vec<Cell> = sources
-            .iter()
-            .copied()
-            .filter(|&c| passable(c as usize))
-            .collect();
-        for &c in &stack {
-            region[c as usize] = true;
-        }
-        while let Some(c) = stack.pop() {
-            for (m, _) in grid.neighbours(c) {
-                if !region[m as usize] && passable(m as usize) {
-                    region[m as usize] = true;
-                    stack.push(m);
-                }
-            }
-        }
-        let usable: Vec<bool> = (0..n)
-            .map(|c| {
-                region[c] && {
-                    let p = grid.centre(c as Cell);
-                    keep_free.iter().all(|&(q, r)| (p - q).norm() > r)
-                }
-            })
-            .collect();
+        let usable = usable_cells(grid, sources, keep_free);
 
         // Which member each obstacle belongs to.
         let region_id = pos.region_of(from.boundary)?;
@@ -540,6 +512,40 @@ impl Buckets {
         }
         None
     }
+}
+
+/// The cells a tree may use: the region, the cells reached from the move's first cells
+/// (`sources`) without crossing a curve (a tree cell keeps a curve out of its 8-neighbour
+/// steps), less those within `keep_free` of the end spots.
+fn usable_cells(grid: &FreeGrid, sources: &[Cell], keep_free: &[(Point, f64)]) -> Vec<bool> {
+    let n = grid.nx * grid.ny;
+    let thin = 0.75 * grid.cell;
+    let passable = |c: usize| grid.allowed[c] && f64::from(grid.clear[c]) >= thin;
+    let mut region = vec![false; n];
+    let mut stack: Vec<Cell> = sources
+        .iter()
+        .copied()
+        .filter(|&c| passable(c as usize))
+        .collect();
+    for &c in &stack {
+        region[c as usize] = true;
+    }
+    while let Some(c) = stack.pop() {
+        for (m, _) in grid.neighbours(c) {
+            if !region[m as usize] && passable(m as usize) {
+                region[m as usize] = true;
+                stack.push(m);
+            }
+        }
+    }
+    (0..n)
+        .map(|c| {
+            region[c] && {
+                let p = grid.centre(c as Cell);
+                keep_free.iter().all(|&(q, r)| (p - q).norm() > r)
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! Many positions have several moves whose children are the same game: two loose seeds of one
 //! region, symmetric spots, a move and its mirror image. The search cannot tell them apart,
 //! but the picture can: one may have to cross a crowded place that another avoids. When the
-//! move asked is refused, [`draw_equivalent`] tries the other moves of the position whose
+//! move asked is refused, `crate::Board::draw_move` tries the other moves of the position whose
 //! child is the same game ([`equivalent_moves`]), nearest and with the most room first, at
 //! most [`EQUIVALENTS_TRIED`], each prepared and checked as the move asked is; the first that
 //! is drawn is played and recorded as an [`Equivalent`] of the move asked.
@@ -18,12 +18,10 @@
 
 use std::fmt;
 
-use sprouts_geom::Point;
 use sprouts_topo::{Move, Position, SpotId};
 
 use super::planner::Scene;
-use super::{DrawnMove, Refusal, commit, prepare_move};
-use crate::board::Board;
+use super::{BoardView, Refusal};
 
 /// Most moves giving the same game that are tried when the move asked is refused.
 pub(crate) const EQUIVALENTS_TRIED: usize = 6;
@@ -112,17 +110,10 @@ impl Signature {
     }
 }
 
-/// Whether `a` and `b` are the same game, exactly: equal game keys, or equal canonical forms
-/// without reductions, both exact.
+/// Whether `a` and `b` are the same game ([`Position::same_game`], the one test the ladder,
+/// self-play and network play share).
 pub(crate) fn same_game(a: &Position, b: &Position) -> bool {
-    if a.game_key() == b.game_key() {
-        return true;
-    }
-    if Signature::of(a) != Signature::of(b) {
-        return false;
-    }
-    let (fa, fb) = (a.canonical_unreduced(), b.canonical_unreduced());
-    fa.is_exact() && fb.is_exact() && fa == fb
+    a.same_game(b)
 }
 
 /// The other moves of `pos` whose child is the same game as `mv`'s ([`same_game`]), one per
@@ -196,76 +187,15 @@ fn effort(scene: &Scene, mv: &Move) -> f64 {
 
 /// [`equivalent_moves`] in the order they are tried: the least [`effort`] first (ties in the
 /// order of `distinct_moves`).
-pub(crate) fn equivalents_to_try(board: &Board, mv: &Move) -> Vec<Move> {
-    let pos = board.position();
-    let scene = Scene::new(board.drawing(), board.settings());
+pub(crate) fn equivalents_to_try(view: &BoardView<'_>, mv: &Move) -> Vec<Move> {
+    let pos = view.position();
+    let scene = Scene::new(view.drawing, view.settings);
     let mut moves: Vec<(f64, Move)> = equivalent_moves(pos, mv)
         .into_iter()
         .map(|m| (effort(&scene, &m), m))
         .collect();
     moves.sort_by(|x, y| x.0.total_cmp(&y.0));
     moves.into_iter().map(|(_, m)| m).collect()
-}
-
-/// After the move asked `mv` was refused for `refusal`: the first of its
-/// [`equivalents_to_try`] (at most [`EQUIVALENTS_TRIED`]) that is drawn, each prepared as the
-/// move asked is (its own interchangeable choices, the shortest way) and accepted only if what
-/// is prepared is the same game as `mv`'s child; then played by the board's checked
-/// transaction, which reads the picture back to the drawn move's child. The [`DrawnMove`]
-/// names the move asked ([`DrawnMove::equivalent_of`]). When none is drawn: `refusal` itself
-/// if there is no move giving the same game, else [`Refusal::Equivalents`] naming the move
-/// asked and what each one tried was refused for (a wrong enclosure of one tried without the
-/// widest way that would sort its boundaries: the move asked's refusal explains the place).
-/// The board is then as it was.
-pub(crate) fn draw_equivalent(
-    board: &mut Board,
-    mv: &Move,
-    refusal: Refusal,
-    observer: &mut dyn FnMut(&[Point]),
-) -> Result<DrawnMove, Refusal> {
-    let _span = tracing::debug_span!("draw_equivalent").entered();
-    let pos = board.position().clone();
-    let Ok(intended) = pos.play(mv) else {
-        return Err(refusal);
-    };
-    let others = equivalents_to_try(board, mv);
-    if others.is_empty() {
-        return Err(refusal);
-    }
-    let words = mv.describe(&pos);
-    let same = |m: &Move| pos.play(m).is_ok_and(|p| same_game(&p, &intended));
-    let mut tried: Vec<(String, Refusal)> = Vec::new();
-    for other in others.iter().take(EQUIVALENTS_TRIED) {
-        let other_words = other.describe(&pos);
-        let drawn = prepare_move(board, &pos, other, &same, 0.0, false, observer).and_then(|p| {
-            if same(&p.mv) {
-                commit(board, p, observer)
-            } else {
-                Err(Refusal::Mismatch(format!(
-                    "the drawn move {} is not the same game as {words}",
-                    p.mv.describe(&pos)
-                )))
-            }
-        });
-        match drawn {
-            Ok(mut d) => {
-                tracing::debug!(asked = %words, drawn = %d.words, "drawn as an equivalent");
-                d.equivalent_of = Some(Box::new(Equivalent {
-                    asked: mv.clone(),
-                    words,
-                    refusal,
-                    refused: tried,
-                }));
-                return Ok(d);
-            }
-            Err(e) => tried.push((other_words, e)),
-        }
-    }
-    Err(Refusal::Equivalents {
-        words,
-        asked: Box::new(refusal),
-        tried,
-    })
 }
 
 /// The status line of [`Refusal::Equivalents`].

@@ -345,7 +345,7 @@ pub(crate) struct DiscClearance {
 /// The certificate's test of the new spot's disc centred at `z` (of the spots' radius):
 /// `need` from every spot's disc, the move's end spots too, and `need / 2` from every curve
 /// (measured to its polyline, less the quarter pixel it may be off the curve). The router
-/// places the new spot with it ([`super::new_spot_at`]) and the certificate judges with it.
+/// places the new spot with it ([`super::spot::new_spot_at`]) and the certificate judges with it.
 pub(crate) fn new_spot_clearance(
     z: Point,
     scene: &Scene,

@@ -12,11 +12,12 @@
 use sprouts_geom::{Point, Spline, Vector, certified, signed_area};
 use sprouts_topo::{BoundaryId, Corner, Position, SpotId};
 
-use super::Wall;
+use super::BoardView;
 use super::fit::new_spot_cut;
-use super::planner::{Cell, FreeGrid, Ray, Scene, Terminal, add_to_basis, in_span};
+use super::parity::{Ray, add_to_basis, in_span};
+use super::planner::{Cell, FreeGrid, Scene, Terminal, Wall};
+use crate::analyse::Analysed;
 use crate::analyse::{Analysis, BoundaryPicture};
-use crate::board::{Analysed, Board};
 
 /// How the `B_a` side of a route is decided.
 #[derive(Clone, Debug)]
@@ -381,52 +382,9 @@ pub(crate) fn widest_sorted(
         }
         rays.push(ray);
     }
-    let bits_of = |p: Point, q: Point| -> u8 {
-        rays.iter()
-            .enumerate()
-            .filter(|(_, r)| r.crosses(p, q))
-            .fold(0, |acc, (k, _)| acc | (1 << k))
-    };
-    let (nx, ny) = (grid.nx, grid.ny);
-    let n = nx * ny;
-    // The four edges forward from each cell (the other four are their neighbours'), and the
-    // rays each crosses: tested only for the cells near a ray (an edge is at most `sqrt 2`
-    // cells long).
-    const FORWARD: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
-    let mut near_ray = vec![false; n];
-    for ray in &rays {
-        let len = (ray.to - ray.from).norm();
-        let steps = (len / (0.5 * grid.cell)).ceil() as usize + 1;
-        for s in 0..=steps {
-            let p = ray.from + (ray.to - ray.from) * (s as f64 / steps as f64);
-            let (ci, cj) = (
-                (p.x / grid.cell).floor() as i64,
-                (p.y / grid.cell).floor() as i64,
-            );
-            for j in (cj - 2).max(0)..=(cj + 2).min(ny as i64 - 1) {
-                for i in (ci - 2).max(0)..=(ci + 2).min(nx as i64 - 1) {
-                    near_ray[j as usize * nx + i as usize] = true;
-                }
-            }
-        }
-    }
-    let step = |c: usize, d: usize| -> Option<usize> {
-        let (di, dj) = FORWARD[d];
-        let (i, j) = ((c % nx) as i32 + di, (c / nx) as i32 + dj);
-        (i >= 0 && j >= 0 && i < nx as i32 && j < ny as i32).then(|| j as usize * nx + i as usize)
-    };
-    let mut edge_bits: std::collections::HashMap<(usize, usize), u8> =
-        std::collections::HashMap::new();
-    for c in (0..n).filter(|&c| near_ray[c]) {
-        for d in 0..4 {
-            if let Some(m) = step(c, d) {
-                let b = bits_of(grid.centre(c as Cell), grid.centre(m as Cell));
-                if b != 0 {
-                    edge_bits.insert((c, m), b);
-                }
-            }
-        }
-    }
+    let bits_of = |p: Point, q: Point| crossing_bits(&rays, p, q);
+    let n = grid.nx * grid.ny;
+    let edge_bits = ray_edge_bits(grid, &rays);
     let bits = |c: usize, m: usize| -> u8 {
         let key = if c < m { (c, m) } else { (m, c) };
         edge_bits.get(&key).copied().unwrap_or(0)
@@ -507,6 +465,61 @@ pub(crate) fn widest_sorted(
     Some((f64::from(t), at as Cell))
 }
 
+/// The rays (by bit) the segment from `p` to `q` crosses.
+fn crossing_bits(rays: &[Ray], p: Point, q: Point) -> u8 {
+    rays.iter()
+        .enumerate()
+        .filter(|(_, r)| r.crosses(p, q))
+        .fold(0, |acc, (k, _)| acc | (1 << k))
+}
+
+/// The rays each edge of `grid` crosses, by its cells `(c, m)`, `c < m`, for the edges that
+/// cross any: the four edges forward from each cell (the other four are their neighbours'),
+/// tested only for the cells near a ray (an edge is at most `sqrt 2` cells long).
+fn ray_edge_bits(grid: &FreeGrid, rays: &[Ray]) -> std::collections::HashMap<(usize, usize), u8> {
+    let (nx, ny) = (grid.nx, grid.ny);
+    let n = nx * ny;
+    // The four edges forward from each cell (the other four are their neighbours'), and the
+    // rays each crosses: tested only for the cells near a ray (an edge is at most `sqrt 2`
+    // cells long).
+    const FORWARD: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut near_ray = vec![false; n];
+    for ray in rays {
+        let len = (ray.to - ray.from).norm();
+        let steps = (len / (0.5 * grid.cell)).ceil() as usize + 1;
+        for s in 0..=steps {
+            let p = ray.from + (ray.to - ray.from) * (s as f64 / steps as f64);
+            let (ci, cj) = (
+                (p.x / grid.cell).floor() as i64,
+                (p.y / grid.cell).floor() as i64,
+            );
+            for j in (cj - 2).max(0)..=(cj + 2).min(ny as i64 - 1) {
+                for i in (ci - 2).max(0)..=(ci + 2).min(nx as i64 - 1) {
+                    near_ray[j as usize * nx + i as usize] = true;
+                }
+            }
+        }
+    }
+    let step = |c: usize, d: usize| -> Option<usize> {
+        let (di, dj) = FORWARD[d];
+        let (i, j) = ((c % nx) as i32 + di, (c / nx) as i32 + dj);
+        (i >= 0 && j >= 0 && i < nx as i32 && j < ny as i32).then(|| j as usize * nx + i as usize)
+    };
+    let mut edge_bits: std::collections::HashMap<(usize, usize), u8> =
+        std::collections::HashMap::new();
+    for c in (0..n).filter(|&c| near_ray[c]) {
+        for d in 0..4 {
+            if let Some(m) = step(c, d) {
+                let b = crossing_bits(rays, grid.centre(c as Cell), grid.centre(m as Cell));
+                if b != 0 {
+                    edge_bits.insert((c, m), b);
+                }
+            }
+        }
+    }
+    edge_bits
+}
+
 /// The distinct positive clearances of the grid's allowed cells, ascending: the levels a
 /// widest way is bisected over.
 fn clearance_levels(grid: &FreeGrid) -> Vec<f32> {
@@ -535,22 +548,22 @@ fn clearance_levels(grid: &FreeGrid) -> Vec<f32> {
 /// is then read off the picture once (the transaction still makes its own picture, and takes
 /// this reading only for a picture equal to it).
 pub(crate) fn picture_check(
-    board: &Board,
+    view: &BoardView<'_>,
     (a, b): (SpotId, SpotId),
     spline: &Spline,
     cut_at: f64,
 ) -> Result<Analysed, String> {
     let _span = tracing::debug_span!("picture_check").entered();
     let cut = new_spot_cut(spline, cut_at).map_err(|e| e.to_string())?;
-    let mut trial = board.drawing().clone();
-    let index = u32::try_from(board.moves().len()).unwrap_or(u32::MAX);
+    let mut trial = view.drawing.clone();
+    let index = view.move_index;
     trial
         .add_move_curves(
             (a, trial.next_spot(), b),
             cut.first,
             cut.second,
             index,
-            board.settings().spot_radius,
+            view.settings.spot_radius,
         )
         .map_err(|e| e.to_string())?;
     Analysed::new(trial).map_err(|e| e.to_string())
@@ -561,7 +574,7 @@ mod tests {
     use sprouts_geom::CubicBez;
 
     use super::*;
-    use crate::{Settings, WorldSize};
+    use crate::{Board, Settings, WorldSize};
 
     /// The widest sorted way against a slow reference: the parity search itself (A* over
     /// cells and ray parities, with every boundary's ray) on the grid with only the cells
@@ -622,7 +635,7 @@ mod tests {
                     .copied()
                     .filter(|&c| g.open[c as usize])
                     .collect();
-                super::super::planner::parity_search(
+                super::super::parity::parity_search(
                     &g,
                     ca,
                     &srcs,
@@ -684,7 +697,7 @@ mod tests {
             1.0,
         )
         .expect("a spline");
-        assert!(picture_check(&board, (a, b), &straight, half(&straight)).is_ok());
+        assert!(picture_check(&board.view(), (a, b), &straight, half(&straight)).is_ok());
         let looped = Spline::from_cubic(
             CubicBez {
                 p0: pa,
@@ -695,7 +708,7 @@ mod tests {
             1.0,
         )
         .expect("a spline");
-        let e = picture_check(&board, (a, b), &looped, half(&looped)).expect_err("crosses");
+        let e = picture_check(&board.view(), (a, b), &looped, half(&looped)).expect_err("crosses");
         assert!(
             e.contains("crosses or touches itself") || e.contains("cross"),
             "{e}"

@@ -1,6 +1,6 @@
 //! Time to draw a computer move: games of 11 and 20 spots, every move drawn by
 //! `Board::draw_move`; the median and 95th percentile of the time per drawn move
-//! (`cargo test --release -p sprouts-draw --test route_timing -- --ignored --nocapture`).
+//! (`cargo run --release -p sprouts-draw --example route_timing`).
 //!
 //! Two kinds of game: uniformly random legal moves (a game stops at its first refusal), and
 //! computer-like moves, chosen at random among those enclosing at most one boundary (a
@@ -47,7 +47,7 @@ fn times(n: u32, games: u64, computer_like: bool) -> Times {
             while !moves.is_empty() {
                 let mv = moves.swap_remove(rng.random_range(0..moves.len()));
                 // `ROUTE_TIMING_SAVE=DIR`: the board before each slow move and the move's
-                // index, for `route_games`'s `ROUTE_REPLAY`.
+                // index, for `route_debug replay`.
                 let save = std::env::var("ROUTE_TIMING_SAVE").ok();
                 let before = save.as_ref().map(|_| board.to_json());
                 let c = thread_cpu();
@@ -126,9 +126,7 @@ fn line(v: &[(f64, Option<f64>)]) -> String {
     }
 }
 
-#[test]
-#[ignore = "timing; the README gives its figures"]
-fn time_to_draw_a_move() {
+fn main() {
     let only: Option<u32> = std::env::var("ROUTE_TIMING_SPOTS")
         .ok()
         .and_then(|s| s.parse().ok());
