@@ -47,7 +47,7 @@ pub use sprouts_topo as topo;
 pub use game::{Game, GameError, HumanInput, Played};
 pub use job::{Job, JobDone, JobEvent};
 pub use record::{GAME_RECORD_VERSION, GameRecord, MAX_LOG_LINES, RecordError, SeatRecord};
-pub use seat::{MAX_SPEC_LEN, Seat};
+pub use seat::{Computer, MAX_SPEC_LEN, Seat};
 pub use sprouts_ai::Limits;
 pub use sprouts_ai::impartial::Convention;
 
