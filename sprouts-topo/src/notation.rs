@@ -39,7 +39,7 @@
 //!   writes `Z(26)`, ...; the reader takes `n(k)` as the upper-case letter `Z(k)`. (GLOP's own
 //!   `n(k)`, the extended form of `o`..`z`, occurs only on other surfaces.)
 //!
-//! [`write`] writes letters GLOP's way, which both programs read; [`write_spots`] writes them
+//! [`write()`] writes letters GLOP's way, which both programs read; [`write_spots`] writes them
 //! SPOTS's way.
 //!
 //! References: J. Lemoine, S. Viennot, GLOP manual 2.2 (sprouts.tuxfamily.org); D. Applegate,

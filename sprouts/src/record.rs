@@ -61,7 +61,7 @@ pub enum RecordError {
         /// The version this program reads.
         supported: u32,
     },
-    /// Larger than [`MAX_RECORD_BYTES`].
+    /// Larger than the most a record may have (64 MiB).
     #[error("the record is {0} bytes; at most {MAX_RECORD_BYTES} are read")]
     TooLarge(usize),
     /// The start, a move, or the picture is refused.

@@ -140,7 +140,7 @@ fn read_line(text: &str, nimber: u32, line: usize) -> Result<Fact, InterchangeEr
 }
 
 impl Solver {
-    /// Reads a database of GLOP or SPOTS (see the [module documentation](self)) into the tables.
+    /// Reads a database of GLOP or SPOTS (a `[Positions+Nimber]` or `[WinLoss:Losing_Position]` header, then one position a line) into the tables.
     /// The whole file is read and checked first; on any error nothing is added. Both programs'
     /// files are read alike: the notation reader reads both programs' letters.
     pub fn import_text(&self, input: impl BufRead) -> Result<ImportStats, InterchangeError> {
@@ -229,7 +229,7 @@ impl Solver {
     }
 
     /// Writes every land whose nimber the tables know as a nimber database of GLOP or SPOTS
-    /// (see the [module documentation](self)), sorted, each land written as that program
+    /// (a `[Positions+Nimber]` or `[WinLoss:Losing_Position]` header, then one position a line), sorted, each land written as that program
     /// writes it. Lands of which only some couples are known are left out.
     pub fn export_text(
         &self,

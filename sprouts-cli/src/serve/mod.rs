@@ -2,7 +2,7 @@
 //!
 //! An axum server on 127.0.0.1 serves one self-contained page (HTML, CSS and JavaScript in one
 //! file, compiled into the binary) and a WebSocket at `/ws`. Every WebSocket connection is its
-//! own [`session::Session`]: the page's game lives on the server, in Rust (boards, players,
+//! own [`sprouts_net::page::Session`]: the page's game lives on the server, in Rust (boards, players,
 //! drawing), and one page can never reach another's game, which is not even addressable from a
 //! connection. Heavy work (the computer's move, drawing a curve) runs on tokio's blocking
 //! threads with a stop flag, so the server keeps answering while it runs. The protocol and the
