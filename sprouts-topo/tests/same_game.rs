@@ -1,5 +1,5 @@
 //! `Position::same_game` against a reference without its shortcut: on every position reachable
-//! from 1 to 3 spots and every eleventh from 4 spots, every pair of children is the same game exactly when the game keys are
+//! from 1 to 3 spots and every fiftieth from 4 spots, every pair of children is the same game exactly when the game keys are
 //! equal or the unreduced canonical forms are equal and exact.
 
 mod common;
@@ -23,7 +23,7 @@ fn same_game_matches_the_reference_on_every_pair_of_children() {
     let mut positions: Vec<Position> = (1..=3)
         .flat_map(|n| common::reachable(&Position::new(n)))
         .collect();
-    positions.extend(common::reachable(&Position::new(4)).into_iter().step_by(11));
+    positions.extend(common::reachable(&Position::new(4)).into_iter().step_by(50));
     {
         for p in positions {
             let children: Vec<Named> = p
@@ -55,7 +55,8 @@ fn same_game_matches_the_reference_on_every_pair_of_children() {
         }
     }
     // The test must see both answers and the case the canonical forms decide.
-    assert!(pairs > 10_000, "{pairs} pairs");
-    assert!(same > 1_000 && same < pairs, "{same} of {pairs}");
-    assert!(same_but_other_key > 100, "{same_but_other_key}");
+    eprintln!("{pairs} pairs, {same} the same game, {same_but_other_key} of them by forms alone");
+    assert!(pairs > 1_000, "{pairs} pairs");
+    assert!(same > 100 && same < pairs, "{same} of {pairs}");
+    assert!(same_but_other_key > 10, "{same_but_other_key}");
 }
