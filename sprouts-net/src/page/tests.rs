@@ -803,7 +803,7 @@ fn redraw_is_a_logged_undoable_step() {
         s.log_text()
             .contains("redraw: the whole picture drawn afresh")
     );
-    assert!(s.log_text().contains("drawn afresh in"), "{}", s.log_text());
+    assert!(s.log_text().contains("drawn afresh: "), "{}", s.log_text());
     let undone = last_state(&send(
         &mut s,
         ClientMsg::Undo {
