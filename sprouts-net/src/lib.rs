@@ -8,7 +8,16 @@
 //! - [`peer`]: two programs playing one game over a network (spec section 6): the peer
 //!   protocol ([`peer::protocol`]) and each side's state machine ([`peer::Peer`]).
 //!
-//! The crate stands on the facade `sprouts` (the game); the binary adds the page's sockets.
+//! - [`relay`]: rooms of two players passing messages on, kept on disk until acknowledged:
+//!   the rooms' logic, and with the feature `relay` the store (`redb`) and the WebSocket
+//!   endpoint (axum) that `sprouts serve` and `sprouts relay` run.
+//! - `client` (feature `client`): a program playing one side through a relay.
+//!
+//! The crate stands on the facade `sprouts` (the game). The features hold its only sockets;
+//! the page's own socket is the binary's.
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod page;
 pub mod peer;
+pub mod relay;

@@ -15,5 +15,5 @@ mod tests;
 
 pub use protocol::{PeerMsg, Role};
 pub use session::{
-    Drawing, Event, Link, Notice, Output, Peer, PeerConfig, Stats, Timing, same_game,
+    Drawing, Event, Link, MAX_FINISHED, Notice, Output, Peer, PeerConfig, Stats, Timing, same_game,
 };

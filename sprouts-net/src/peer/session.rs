@@ -126,7 +126,7 @@ pub enum Event {
         /// The job's result.
         done: Box<JobDone>,
     },
-    /// The local player leaves.
+    /// The local player leaves: a last heartbeat (where this side stands) and a bye.
     Leave,
 }
 
@@ -296,6 +296,9 @@ struct Pending {
 /// The most actions kept one by one; older ones are resent as a whole game.
 const LOG_CAP: usize = 1024;
 
+/// The most finished games a side remembers.
+pub const MAX_FINISHED: usize = 1000;
+
 /// One side of a network game (see the module docs).
 #[derive(Debug)]
 pub struct Peer {
@@ -319,6 +322,11 @@ pub struct Peer {
     /// Counts the games put in place whole (new, repaired, put back), so that a computer's
     /// move for an earlier one is not taken.
     generation: u64,
+    /// The action number and id at which the other side's heartbeat last showed the same
+    /// state, idle.
+    in_step_at: Option<(u64, u64)>,
+    /// Games that were over when a new game replaced them, in order.
+    finished: Vec<GameRecord>,
 }
 
 /// The pieces of a local action being recorded.
@@ -347,6 +355,8 @@ impl Peer {
             peer_name: None,
             stats: Stats::default(),
             generation: 0,
+            in_step_at: None,
+            finished: Vec::new(),
         }
     }
 
@@ -378,6 +388,18 @@ impl Peer {
     /// The other side's name, once it said hello.
     pub fn peer_name(&self) -> Option<&str> {
         self.peer_name.as_deref()
+    }
+
+    /// Whether the other side's last heartbeat showed this side's state, both idle, and
+    /// nothing happened here since.
+    pub fn in_step(&self) -> bool {
+        self.pending.is_none() && self.in_step_at == Some((self.n, self.last_id()))
+    }
+
+    /// The games that were over when a new one replaced them (at most [`MAX_FINISHED`], the
+    /// latest), as records without picture.
+    pub fn finished_games(&self) -> &[GameRecord] {
+        &self.finished
     }
 
     /// What kept the sides in step so far.
@@ -460,9 +482,12 @@ impl Peer {
                     self.computed(now, *done, &mut out);
                 }
             }
-            Event::Leave => out.push(Output::Send(self.envelope(Body::Bye {
-                reason: "the player left".into(),
-            }))),
+            Event::Leave => {
+                out.push(Output::Send(self.heartbeat()));
+                out.push(Output::Send(self.envelope(Body::Bye {
+                    reason: "the player left".into(),
+                })));
+            }
         }
         out
     }
@@ -597,6 +622,7 @@ impl Peer {
                 return;
             }
         };
+        self.remember_finished();
         // A new game supersedes an action still waiting: the game before it is what a
         // refusal puts back.
         let before = match self.pending.take() {
@@ -901,6 +927,9 @@ impl Peer {
                     SavedStart::Spots(s) => s,
                     SavedStart::Position { .. } => 0,
                 };
+                if why == GameWhy::New {
+                    self.remember_finished();
+                }
                 self.game = Some(game);
                 self.generation += 1;
                 self.n = n;
@@ -967,7 +996,9 @@ impl Peer {
         }
         if their_n == self.n && !their_pending && self.pending.is_none() {
             let key = game.position().game_key().to_string();
-            if their_last != self.last_id() || their_key != key {
+            if their_last == self.last_id() && their_key == key {
+                self.in_step_at = Some((self.n, their_last));
+            } else {
                 let detail = if their_last != self.last_id() {
                     format!("action {their_n} is not the same action on both sides")
                 } else {
@@ -1023,6 +1054,15 @@ impl Peer {
     }
 
     // ---- helpers ----
+
+    fn remember_finished(&mut self) {
+        if let Some(g) = self.game.as_ref().filter(|g| g.is_over()) {
+            if self.finished.len() >= MAX_FINISHED {
+                self.finished.remove(0);
+            }
+            self.finished.push(net_record(g));
+        }
+    }
 
     fn seats(&self) -> [Seat; 2] {
         let mut seats = [Seat::Human, Seat::Human];
