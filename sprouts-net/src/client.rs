@@ -34,7 +34,8 @@ pub enum Target {
 /// What the side does besides answering.
 #[derive(Clone, Debug)]
 pub struct Script {
-    /// Games to play (the host starts each one; both sides stop after the last).
+    /// Games to play (the host starts each one; both sides stop after the last). A guest
+    /// with 0 plays until the host leaves.
     pub games: usize,
     /// Spots of each game (the host's choice).
     pub spots: u32,
@@ -489,7 +490,11 @@ impl Client {
         }
         let played = self.archive.len() + peer.finished_games().len() + 1;
         if game.is_over() {
-            if played < script.games {
+            if self.peer_left && peer.role() == Role::Guest {
+                self.leaving = Some(Instant::now());
+                return Some(Event::Leave);
+            }
+            if played < script.games || script.games == 0 {
                 if peer.role() == Role::Host && peer.in_step() {
                     return Some(Event::NewGame {
                         spots: script.spots,

@@ -7,6 +7,10 @@
 //! connection. Heavy work (the computer's move, drawing a curve) runs on tokio's blocking
 //! threads with a stop flag, so the server keeps answering while it runs. The protocol and the
 //! session are `sprouts_net::page`'s; this module adds the sockets.
+//!
+//! The server also carries the relay for network play at `/relay`
+//! (`sprouts_net::relay::server`), so that two players who open the same server play each
+//! other; its rooms are kept in memory, or in the file `--relay-db` names.
 
 use std::net::{Ipv4Addr, SocketAddr};
 
@@ -22,6 +26,8 @@ use tokio::sync::mpsc;
 
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
 use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
+use sprouts_net::relay::RelayConfig;
+use sprouts_net::relay::server::Relay;
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -36,6 +42,10 @@ pub(crate) struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Keep the network relay's rooms and messages in this file (a redb store), so that a
+    /// restart loses no move; without it they are kept in memory.
+    #[arg(long, value_name = "FILE")]
+    pub relay_db: Option<std::path::PathBuf>,
 }
 
 impl ServeArgs {
@@ -44,6 +54,7 @@ impl ServeArgs {
         ServeArgs {
             port: 8080,
             open: false,
+            relay_db: None,
         }
     }
 }
@@ -61,7 +72,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 /// Binds the asked port or the next free one.
-async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+pub(crate) async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
     let mut last = None;
     let tries = if port == 0 { 1 } else { PORT_TRIES };
     for p in (0..tries).filter_map(|i| port.checked_add(i)) {
@@ -78,14 +89,18 @@ async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
     ))
 }
 
-/// The server's routes.
-pub(crate) fn app() -> Router {
+/// The server's routes: the page, its WebSocket, and the relay's.
+pub(crate) fn app(relay: &std::sync::Arc<Relay>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/ws", get(ws_upgrade))
+        .merge(relay.router())
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let relay = Relay::open(args.relay_db.as_deref(), RelayConfig::default())
+        .context("cannot open the relay's store")?;
+    relay.spawn_expiry();
     let listener = bind(args.port).await?;
     let addr = listener.local_addr().context("no local address")?;
     let url = format!("http://{addr}/");
@@ -93,12 +108,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.open {
         open_browser(&url);
     }
-    axum::serve(listener, app())
+    let result = axum::serve(listener, app(&relay))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-        .context("the server stopped with an error")
+        .context("the server stopped with an error");
+    let closing = std::sync::Arc::clone(&relay);
+    let _ = tokio::task::spawn_blocking(move || closing.close()).await;
+    result
 }
 
 /// Opens `url` in the system's browser, saying so if it cannot.
