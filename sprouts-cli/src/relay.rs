@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use sprouts_net::relay::RelayConfig;
-use sprouts_net::relay::server::Relay;
+use sprouts_net::relay::server::{Relay, without_delay};
 
 /// Arguments of `sprouts relay`.
 #[derive(Debug, clap::Args)]
@@ -57,7 +57,7 @@ async fn serve(args: RelayArgs) -> anyhow::Result<()> {
     println!(
         "relay listening at ws://{addr}/relay ({rooms} rooms, {kept} messages kept; Ctrl+C stops it)"
     );
-    let result = axum::serve(listener, relay.router())
+    let result = axum::serve(without_delay(listener), relay.router())
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -223,7 +223,10 @@ pub async fn play(
                 client.describe(),
             ));
         }
-        let ws = match tokio_tungstenite::connect_async(client.config.url.as_str()).await {
+        // Nagle's algorithm off: one small frame a move, sent at once.
+        let connecting =
+            tokio_tungstenite::connect_async_with_config(client.config.url.as_str(), None, true);
+        let ws = match connecting.await {
             Ok((ws, _)) => ws,
             Err(e) => {
                 tracing::debug!("cannot reach the relay: {e}");

@@ -32,7 +32,7 @@ fn faults(seed: u64) -> Faults {
         delay: 0.10,
         max_delay: Duration::from_millis(150),
         cuts_per_second: 0.15,
-        restart: 0.15,
+        restart: 0.3,
         seed,
     }
 }

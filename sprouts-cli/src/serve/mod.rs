@@ -27,7 +27,7 @@ use tokio::sync::mpsc;
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
 use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
 use sprouts_net::relay::RelayConfig;
-use sprouts_net::relay::server::Relay;
+use sprouts_net::relay::server::{Relay, without_delay};
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -108,7 +108,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.open {
         open_browser(&url);
     }
-    let result = axum::serve(listener, app(&relay))
+    let result = axum::serve(without_delay(listener), app(&relay))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -34,6 +34,9 @@ use crate::peer::Role;
 /// frames (kept messages come again when it joins again).
 const OUT_QUEUE: usize = 1024;
 
+/// Each connection's read and write buffers (bytes); a larger frame still goes through.
+const BUFFER_BYTES: usize = 8 << 10;
+
 /// How often rooms unused for long are looked for.
 const EXPIRE_EVERY: Duration = Duration::from_secs(60);
 
@@ -379,8 +382,12 @@ fn write_loop(
 
 async fn upgrade(State(relay): State<Arc<Relay>>, ws: WebSocketUpgrade) -> impl IntoResponse {
     let max = relay.config().max_frame_bytes;
+    // Small buffers: a relay's frames are small (a move is a few hundred bytes) and a
+    // thousand connections with the default 128 KiB buffers each would hold most of its memory.
     ws.max_message_size(max)
         .max_frame_size(max)
+        .read_buffer_size(BUFFER_BYTES)
+        .write_buffer_size(BUFFER_BYTES)
         .on_upgrade(move |socket| connection(relay, socket))
 }
 
@@ -467,6 +474,19 @@ async fn connection(relay: Arc<Relay>, socket: WebSocket) {
     let _ = tx.close().await;
 }
 
+/// The listener with Nagle's algorithm off on every connection: a move is one small frame,
+/// and waiting to fill a packet would add tens of milliseconds to each pass through the relay.
+pub fn without_delay(
+    listener: tokio::net::TcpListener,
+) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = SocketAddr> {
+    use axum::serve::ListenerExt;
+    listener.tap_io(|stream| {
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY not set: {e}");
+        }
+    })
+}
+
 /// A relay listening on an address, stopped by [`RelayServer::stop`] (tests, benchmarks).
 pub struct RelayServer {
     relay: Arc<Relay>,
@@ -495,6 +515,7 @@ impl RelayServer {
         let relay = Relay::open(path, config)?;
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
+        let listener = without_delay(listener);
         relay.spawn_expiry();
         let app = relay.router();
         let mut closing = relay.closing.subscribe();
