@@ -3,6 +3,8 @@
 mod input;
 mod misere;
 mod octal;
+mod play;
+mod relay;
 mod render;
 mod selfplay;
 mod serve;
@@ -45,6 +47,10 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// The web UI: play in the browser (what `sprouts` with no arguments does).
     Serve(serve::ServeArgs),
+    /// The network-play relay alone (rooms of two players, kept on disk).
+    Relay(relay::RelayArgs),
+    /// A computer plays one side of a network game through a relay.
+    Play(play::PlayArgs),
 }
 
 /// Sends the libraries' `tracing` events to stderr, filtered by `--log` or `RUST_LOG` (warnings
@@ -77,6 +83,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Analyse(args)) => solve::analyse(args),
         Some(Command::Selfplay(args)) => selfplay::run(args),
         Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Relay(args)) => relay::run(args),
+        Some(Command::Play(args)) => play::run(args),
         None => serve::run(serve::ServeArgs::default_args()),
     }
 }

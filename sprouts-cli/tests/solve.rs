@@ -200,7 +200,10 @@ fn a_bad_position_in_a_batch_is_reported_and_the_rest_solved() {
         .collect();
     assert_eq!(labels, ["0*3", "0.1a1a.1a2a"], "{text}");
     assert!(err.contains("cannot read the position"), "{err}");
-    assert!(err.contains("\n  1aaaa\n"), "the excerpt with a caret: {err}");
+    assert!(
+        err.contains("\n  1aaaa\n"),
+        "the excerpt with a caret: {err}"
+    );
     assert!(
         err.contains("letter a is met 4 time(s) in its boundary"),
         "{err}"

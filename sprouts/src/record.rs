@@ -107,7 +107,7 @@ enum ConventionRecord {
 }
 
 /// A game as a file (see the module docs).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameRecord {
     format: String,

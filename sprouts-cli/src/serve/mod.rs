@@ -7,6 +7,10 @@
 //! connection. Heavy work (the computer's move, drawing a curve) runs on tokio's blocking
 //! threads with a stop flag, so the server keeps answering while it runs. The protocol and the
 //! session are `sprouts_net::page`'s; this module adds the sockets.
+//!
+//! The server also carries the relay for network play at `/relay`
+//! (`sprouts_net::relay::server`), so that two players who open the same server play each
+//! other; its rooms are kept in memory, or in the file `--relay-db` names.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -28,6 +32,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
 use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
+use sprouts_net::relay::RelayConfig;
+use sprouts_net::relay::server::Relay;
 
 /// The page: one file, no external asset.
 pub(crate) const PAGE: &str = include_str!("page.html");
@@ -55,6 +61,10 @@ pub(crate) struct ServeArgs {
     /// Seconds a client has to send a request's headers.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub header_timeout: u64,
+    /// Keep the network relay's rooms and messages in this file (a redb store), so that a
+    /// restart loses no move; without it they are kept in memory.
+    #[arg(long, value_name = "FILE")]
+    pub relay_db: Option<std::path::PathBuf>,
 }
 
 impl ServeArgs {
@@ -67,6 +77,7 @@ impl ServeArgs {
             max_connections: 256,
             max_pages: 64,
             header_timeout: 10,
+            relay_db: None,
         }
     }
 }
@@ -84,7 +95,7 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 /// Binds the asked port or the next free one.
-async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+pub(crate) async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
     let mut last = None;
     let tries = if port == 0 { 1 } else { PORT_TRIES };
     for p in (0..tries).filter_map(|i| port.checked_add(i)) {
@@ -171,15 +182,20 @@ fn excerpt(text: &str) -> String {
     s
 }
 
-/// The server's routes.
-pub(crate) fn app(state: ServerState) -> Router {
+/// The server's routes: the page, its WebSocket, and the relay's (for network play, not
+/// limited to this server's own pages).
+pub(crate) fn app(state: ServerState, relay: &Arc<Relay>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/ws", get(ws_upgrade))
         .with_state(state)
+        .merge(relay.router())
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let relay = Relay::open(args.relay_db.as_deref(), RelayConfig::default())
+        .context("cannot open the relay's store")?;
+    relay.spawn_expiry();
     let listener = bind(args.port).await?;
     let addr = listener.local_addr().context("no local address")?;
     let url = format!("http://{addr}/");
@@ -187,13 +203,16 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.open {
         open_browser(&url);
     }
-    let app = app(ServerState::new(addr, &args.allow_origin, args.max_pages));
+    let app = app(
+        ServerState::new(addr, &args.allow_origin, args.max_pages),
+        &relay,
+    );
     let connections = Arc::new(Semaphore::new(args.max_connections as usize));
     let header_timeout = Duration::from_secs(args.header_timeout);
     let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
         let (stream, peer) = tokio::select! {
-            _ = &mut stop => return Ok(()),
+            _ = &mut stop => break,
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {
@@ -206,6 +225,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             tracing::warn!(%peer, "connection closed: {} are open", args.max_connections);
             continue;
         };
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY not set: {e}");
+        }
         let service = TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
             let mut builder = Builder::new(TokioExecutor::new());
@@ -222,6 +244,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             drop(permit);
         });
     }
+    let closing = Arc::clone(&relay);
+    let _ = tokio::task::spawn_blocking(move || closing.close()).await;
+    Ok(())
 }
 
 /// Opens `url` in the system's browser, saying so if it cannot.
