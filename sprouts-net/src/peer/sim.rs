@@ -150,6 +150,43 @@ impl Sim {
         }
     }
 
+    /// Whether the sides are quiet (both channels open, nothing on its way, nobody waiting) at
+    /// the same action number; they must then hold the same game.
+    ///
+    /// # Errors
+    /// The two games, when quiet sides differ and no divergence was reported.
+    pub fn check_quiet_agreement(&self) -> Result<(), String> {
+        let [h, g] = &self.peers;
+        let quiet = self.in_flight() == 0
+            && h.link() == Link::Up
+            && g.link() == Link::Up
+            && !h.waiting()
+            && !g.waiting()
+            && h.actions() == g.actions();
+        if !quiet {
+            return Ok(());
+        }
+        let same = match (h.record(), g.record()) {
+            (Some(a), Some(b)) => same_game(&a, &b),
+            (None, None) => true,
+            _ => false,
+        };
+        let reported = self
+            .notices
+            .iter()
+            .any(|(_, n)| matches!(n, Notice::Divergence { .. }));
+        if same || reported {
+            Ok(())
+        } else {
+            Err(format!(
+                "quiet at action {} with different games: {:?} / {:?}",
+                h.actions(),
+                h.record().map(|r| r.moves),
+                g.record().map(|r| r.moves)
+            ))
+        }
+    }
+
     /// Runs one step.
     pub fn step(&mut self, op: Op) {
         match op {
@@ -239,7 +276,7 @@ impl Sim {
     }
 
     /// Gives `event` to `side` and carries out what it answers (a reconnection at once).
-    fn event(&mut self, side: usize, event: Event) {
+    pub(crate) fn event(&mut self, side: usize, event: Event) {
         let mut queue = VecDeque::from([event]);
         while let Some(e) = queue.pop_front() {
             for out in self.peers[side].handle(self.now, e) {
@@ -299,5 +336,50 @@ impl Sim {
             self.peers[1].waiting(),
             self.peers[1].record().map(|r| r.moves),
         ))
+    }
+}
+
+/// The decoder's properties, for the fuzz target and its corpus: any text decodes or is
+/// refused without a panic; what decodes encodes to text that decodes to the same message; a
+/// side with a game takes the text without a panic.
+///
+/// # Panics
+/// When a property fails.
+pub fn check_decoder(text: &str) {
+    if let Ok(msg) = super::protocol::decode(text) {
+        let again = encode(&msg);
+        assert_eq!(
+            super::protocol::decode(&again).as_ref(),
+            Ok(&msg),
+            "{text} re-encoded as {again}"
+        );
+    }
+    let _ = crate::relay::decode_in(text, &crate::relay::RelayConfig::default());
+    let mut sim = Sim::new(3, 1);
+    sim.step(Op::Act(0, 0));
+    sim.deliver_all();
+    for side in 0..2 {
+        sim.event(side, Event::Text(text.to_owned()));
+    }
+}
+
+/// The state machine's properties under the steps two bytes at a time stand for
+/// ([`Op::from_bytes`]), for the fuzz target and its corpus: no panic; sides quiet at the same
+/// action number hold the same game (or reported a divergence); and once the network is left
+/// alone, both sides hold the same game.
+///
+/// # Panics
+/// When a property fails.
+pub fn check_steps(data: &[u8]) {
+    let (head, ops) = data.split_first().unwrap_or((&3, &[]));
+    let mut sim = Sim::new(u32::from(*head % 4) + 2, u64::from(*head));
+    for pair in ops.chunks_exact(2).take(2000) {
+        sim.step(Op::from_bytes(pair[0], pair[1]));
+        if let Err(e) = sim.check_quiet_agreement() {
+            panic!("{e}");
+        }
+    }
+    if let Err(e) = sim.settle(400) {
+        panic!("{e}");
     }
 }

@@ -22,6 +22,9 @@ fn check_settles(
     for _ in 0..steps {
         let op = pick(&mut rng);
         sim.step(op);
+        if let Err(e) = sim.check_quiet_agreement() {
+            panic!("seed {seed}: {e}");
+        }
     }
     if let Err(e) = sim.settle(200) {
         panic!("seed {seed}: {e}");
