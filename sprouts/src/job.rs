@@ -247,7 +247,7 @@ fn think(
         )));
     }
     let line = format!(
-        "{}: {}; {:.2} s; chose {}",
+        "({}): {}; {:.2} s; chose {}",
         player.name(),
         choice.report,
         started.elapsed().as_secs_f64(),

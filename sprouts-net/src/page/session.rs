@@ -893,8 +893,14 @@ impl Session {
             format!("move {} ({colour}): {}", played.number, played.words),
             msgs,
         );
-        for l in &played.log {
-            self.note(format!("  {colour}: {l}"), msgs);
+        // The player's reasoning first ("Blue (perfect:2s): ..."), then how the move was drawn.
+        for (i, l) in played.log.iter().enumerate() {
+            let line = if i == 0 && played.report.is_some() {
+                format!("  {colour} {l}")
+            } else {
+                format!("  {l}")
+            };
+            self.note(line, msgs);
         }
     }
 
