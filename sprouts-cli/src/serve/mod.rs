@@ -35,8 +35,20 @@ use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, S
 use sprouts_net::relay::RelayConfig;
 use sprouts_net::relay::server::Relay;
 
-/// The page: one file, no external asset.
-pub(crate) const PAGE: &str = include_str!("page.html");
+/// The page: one file, no external asset, assembled at compile time from its parts in `page/`
+/// (markup, style, and one script per concern, in the order they must run).
+pub(crate) const PAGE: &str = concat!(
+    include_str!("page/head.html"),
+    include_str!("page/style.css"),
+    include_str!("page/body.html"),
+    include_str!("page/state.js"),
+    include_str!("page/connection.js"),
+    include_str!("page/game.js"),
+    include_str!("page/view.js"),
+    include_str!("page/input.js"),
+    include_str!("page/boot.js"),
+    include_str!("page/tail.html"),
+);
 
 /// Arguments of `sprouts serve`.
 #[derive(Debug, clap::Args)]

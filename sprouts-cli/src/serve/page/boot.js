@@ -1,0 +1,2 @@
+resize();
+connect();

@@ -1,0 +1,24 @@
+const PROTOCOL = 1;
+const KINDS = {
+  random: { label: "Random", unit: "", def: null, spec: () => "random" },
+  montecarlo: { label: "Monte Carlo", unit: "playouts", def: 200, max: 100000, spec: v => "montecarlo:" + Math.min(100000, Math.max(1, Math.round(v))) },
+  "parity-fast": { label: "Parity fast", unit: "s a move", def: 2, spec: v => "parity-fast:" + v + "s" },
+  "parity-sharp": { label: "Parity sharp", unit: "s a move", def: 2, spec: v => "parity-sharp:" + v + "s" },
+  perfect: { label: "Perfect", unit: "s a move", def: 5, spec: v => "perfect:" + v + "s" },
+};
+const LIVES_COLOUR = ["#757575", "#ef6c00", "#1565c0", "#2e7d32"];
+const COLOURS = ["Blue", "Red"];
+
+const $ = id => document.getElementById(id);
+const canvas = $("board"), ctx = canvas.getContext("2d");
+const S = window.sprouts = {
+  ws: null, session: null, state: null, lit: [], litFrom: null, marks: [], press: null, armed: null,
+  anim: null, lastRequest: null, errors: [], refusals: [], log: [], lastSaved: null, lastLogText: null,
+  view: { s: 1, ox: 0, oy: 0 },
+  // What the canvas shows: the picture (spots and curves) of the last state once the frames of
+  // the curve being drawn have been played and the move from the old picture is over.
+  pic: null, queue: [], tween: null,
+  // Counters for the tests: animation frames received and shown, pictures moved smoothly.
+  stats: { framesIn: 0, framesShown: 0, tweens: 0 },
+};
+
