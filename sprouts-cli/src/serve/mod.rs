@@ -309,6 +309,9 @@ async fn ws_upgrade(
 const RATE: f64 = 100.0;
 const BURST: f64 = 200.0;
 
+/// Messages longer than this are decoded off the async workers ([`tokio::task::block_in_place`]).
+const BIG_MESSAGE_BYTES: usize = 64 << 10;
+
 /// A token bucket for one page's messages.
 struct Bucket {
     tokens: f64,
@@ -366,7 +369,13 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
                 // threads below.
                 Some(Ok(Message::Text(t))) if bucket.take() => {
                     warned = false;
-                    session.handle_text(t.as_str())
+                    if t.len() > BIG_MESSAGE_BYTES {
+                        // Decoding takes milliseconds: this worker's other connections are
+                        // handed to another thread meanwhile.
+                        tokio::task::block_in_place(|| session.handle_text(t.as_str()))
+                    } else {
+                        session.handle_text(t.as_str())
+                    }
                 }
                 Some(Ok(Message::Text(_))) if warned => continue,
                 Some(Ok(Message::Text(_))) => {
