@@ -350,8 +350,51 @@ impl Position {
         out
     }
 
+    /// [`Position::symmetric_moves`], asking `stop` as it goes: before the automorphisms are
+    /// looked for, between generators, before each family and before each move listed. The
+    /// moves of a region with many boundaries that are not interchangeable are exponentially
+    /// many, so a search with a stop flag or a deadline lists them through this; when `stop`
+    /// answers `true` the listing is given up at once.
+    ///
+    /// # Errors
+    ///
+    /// [`ListingStopped`] when `stop` answered `true` before the list was complete.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use sprouts_topo::{ListingStopped, Position};
+    /// let p = Position::parse_glop("AB|AB").unwrap();
+    /// assert_eq!(p.symmetric_moves_within(&|| false), Ok(p.symmetric_moves()));
+    /// assert_eq!(p.symmetric_moves_within(&|| true), Err(ListingStopped));
+    /// ```
+    pub fn symmetric_moves_within(
+        &self,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Vec<Move>, ListingStopped> {
+        let mut out = Vec::new();
+        // The scratch space is taken out of the thread's canonicalizer while `stop` may run
+        // (it may canonicalise too).
+        let mut symmetry =
+            crate::canon::with_canonicalizer(|c| std::mem::take(&mut c.child_bufs.symmetry));
+        let listed = symmetry.orbit_moves_within(self, &mut out, stop);
+        crate::canon::with_canonicalizer(|c| c.child_bufs.symmetry = symmetry);
+        listed.map(|()| out)
+    }
+
     /// [`Position::representative_moves`] into reused storage (`out` is cleared first).
     pub(crate) fn representative_moves_into(&self, out: &mut Vec<Move>) {
+        let listed = self.representative_moves_within(out, &|| false);
+        debug_assert!(listed.is_ok(), "nothing stops the listing");
+    }
+
+    /// [`Position::representative_moves_into`], asking `stop` before each family and each move
+    /// listed.
+    pub(crate) fn representative_moves_within(
+        &self,
+        out: &mut Vec<Move>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), ListingStopped> {
         out.clear();
         let occ = self.occurrences();
         // The region whose classes are known, and per boundary (by offset in the region) its
@@ -381,11 +424,23 @@ impl Position {
                 rank[a] == 0 && rank[b] == 0
             };
             if keep {
-                out.extend(family.distinct_moves());
+                for mv in family.distinct_moves() {
+                    if stop() {
+                        return Err(ListingStopped);
+                    }
+                    out.push(mv);
+                }
             }
         }
+        Ok(())
     }
 }
+
+/// A listing of moves given up because its `stop` answered `true`
+/// ([`Position::symmetric_moves_within`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("stopped before every move was listed")]
+pub struct ListingStopped;
 
 /// Appends the lands of a form (`+`-separated, none for `!`) to `out`, reporting each one's range.
 fn push_pieces(form: &str, out: &mut String, mut each: impl FnMut(u32, u32)) {
@@ -484,6 +539,59 @@ mod tests {
     /// Every position reachable from 1 to 4 seeds (from 4 down to depth 4) and random games
     /// from 5 to 14 seeds: the representative moves reach the same distinct children as all the
     /// distinct moves, and are some of them.
+    #[test]
+    fn symmetric_moves_within_asks_stop_and_gives_up_at_once() {
+        use std::cell::Cell;
+        for text in ["0*12", "AB|AB", "0.AB|AB", "0.0.0.1a1a.AB|AB"] {
+            let p = if let Some(n) = text.strip_prefix("0*") {
+                Position::new(n.parse().unwrap())
+            } else {
+                Position::parse_glop(text).unwrap()
+            };
+            // Never stopped: the same moves as the plain listing, `stop` asked for each.
+            let asked = Cell::new(0usize);
+            let all = p
+                .symmetric_moves_within(&|| {
+                    asked.set(asked.get() + 1);
+                    false
+                })
+                .unwrap();
+            assert_eq!(all, p.symmetric_moves(), "{text}");
+            assert!(asked.get() > all.len(), "{text}");
+            // Stopped at the k-th question: given up there, `stop` not asked again.
+            for k in 1..=asked.get() {
+                let asked = Cell::new(0usize);
+                let got = p.symmetric_moves_within(&|| {
+                    asked.set(asked.get() + 1);
+                    asked.get() >= k
+                });
+                assert_eq!(got, Err(ListingStopped), "{text} stopped at {k}");
+                assert_eq!(asked.get(), k, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_listing_is_given_up_promptly() {
+        // On 0*1000 the whole listing takes seconds; a flag raised at once ends it within the
+        // first family.
+        let p = Position::new(1000);
+        let start = std::time::Instant::now();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let got = p.symmetric_moves_within(&|| {
+            if start.elapsed() > std::time::Duration::from_millis(20) {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            stop.load(std::sync::atomic::Ordering::Relaxed)
+        });
+        assert_eq!(got, Err(ListingStopped));
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
     #[test]
     fn representative_moves_reach_every_child() {
         let mut positions = Vec::new();

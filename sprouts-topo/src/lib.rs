@@ -69,7 +69,7 @@ pub mod notation;
 pub mod perft;
 
 pub use canon::{CanonicalForm, LandForm, LandFormError, Reductions};
-pub use children::ChildLands;
+pub use children::{ChildLands, ListingStopped};
 pub use key::{GameKey, GameKeyParseError};
 pub use move_notation::{IllegalMove, MoveNotation, MoveNotationParseError};
 pub use moves::{Family, FamilyMoves, Move, MoveError, Moves};

@@ -169,7 +169,8 @@ impl<'a> Search<'a> {
         };
         self.inner.misses.fetch_add(1, Ordering::Relaxed);
         let pos = land.to_position();
-        let listed = children_of(&pos, unfinished.as_deref(), &self.inner.moves, stop);
+        let halt = || self.interrupted().is_some();
+        let listed = children_of(&pos, unfinished.as_deref(), &self.inner.moves, &halt, stop);
         match listed {
             Ok(list) => {
                 self.inner
@@ -181,7 +182,8 @@ impl<'a> Search<'a> {
             }
             Err(found) => {
                 self.inner.children.insert(land, Arc::new(found));
-                match stopped {
+                // Stopped while the moves were listed, before any child was asked about.
+                match stopped.or_else(|| self.interrupted()) {
                     Some(why) => Err(why),
                     None => Ok(Err(())),
                 }
@@ -703,11 +705,14 @@ thread_local! {
 /// answers `true`, the list is given up: `Err` with the children found so far, the last one the
 /// child `stop` answered `true` to, as an unfinished list ([`ChildList::resume`]). Given such an
 /// unfinished list of `pos` (whose children `stop` has been asked about), the moves already
-/// played are not played again.
+/// played are not played again. `halt` is asked while the moves are listed (exponentially many
+/// in a region with many boundaries that are not interchangeable): when it answers `true`, the
+/// list is given up as it was given (`Err`, no child added).
 pub(crate) fn children_of(
     pos: &Position,
     unfinished: Option<&ChildList>,
     moves: &AtomicU64,
+    halt: &dyn Fn() -> bool,
     mut stop: impl FnMut(&[LandForm]) -> bool,
 ) -> Result<ChildList, ChildList> {
     SCRATCH.with(|s| {
@@ -740,7 +745,13 @@ pub(crate) fn children_of(
         // region): with `stop` ending the list at a child already proved lost, this order plays
         // about 3% fewer moves on 12..14 spots than the generator's (the other way round, 2%
         // more). The list itself does not depend on the order.
-        let mut in_order = pos.symmetric_moves();
+        let Ok(mut in_order) = pos.symmetric_moves_within(halt) else {
+            let mut found = ChildList::unfinished(start as u32);
+            for &(s, e) in spans.iter() {
+                found.push(arena[s as usize..e as usize].iter().cloned());
+            }
+            return Err(found);
+        };
         in_order.sort_by_key(|mv| mv.is_one_boundary());
         let mut played = 0u64;
         for (i, mv) in in_order.iter().enumerate().skip(start) {
@@ -878,7 +889,7 @@ mod tests {
                 for land in p.canonical().land_forms() {
                     let pos = land.to_position();
                     let want = reference_children(&pos);
-                    let whole = children_of(&pos, None, &moves, |_| false).unwrap();
+                    let whole = children_of(&pos, None, &moves, &|| false, |_| false).unwrap();
                     assert_eq!(strings(&whole), want, "{land}");
                     if want.is_empty() {
                         continue;
@@ -888,8 +899,9 @@ mod tests {
                     let b = &want[next() as usize % want.len()];
                     let mut unfinished: Option<ChildList> = None;
                     for target in [a, b] {
-                        match children_of(&pos, unfinished.as_ref(), &moves, |t| text(t) == *target)
-                        {
+                        match children_of(&pos, unfinished.as_ref(), &moves, &|| false, |t| {
+                            text(t) == *target
+                        }) {
                             Err(found) => {
                                 let found_list = strings(&found);
                                 assert!(found.resume().is_some());
@@ -911,7 +923,8 @@ mod tests {
                             break;
                         }
                     }
-                    let rest = children_of(&pos, unfinished.as_ref(), &moves, |_| false).unwrap();
+                    let rest = children_of(&pos, unfinished.as_ref(), &moves, &|| false, |_| false)
+                        .unwrap();
                     assert!(rest.resume().is_none());
                     assert_eq!(strings(&rest), want, "{land}");
                     checked += 1;

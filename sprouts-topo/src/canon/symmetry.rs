@@ -28,6 +28,7 @@
 //! orbits of families under the generators are the connected components of the generators'
 //! action (a union-find). One family per orbit is played.
 
+use crate::children::ListingStopped;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -584,11 +585,27 @@ impl Symmetry {
     /// (the first in `pos.families()` order), with their distinct moves, into `out`; the
     /// representative moves if `pos` has a stump.
     pub(crate) fn orbit_moves_into(&mut self, pos: &Position, out: &mut Vec<Move>) {
+        let listed = self.orbit_moves_within(pos, out, &|| false);
+        debug_assert!(listed.is_ok(), "nothing stops the listing");
+    }
+
+    /// [`Symmetry::orbit_moves_into`], asking `stop` before the automorphisms are looked for,
+    /// before each family and before each move kept (the moves of a region with many boundaries
+    /// that are not interchangeable are exponentially many); when it answers `true`, `out` holds
+    /// the moves listed so far and `Err(ListingStopped)` is returned.
+    pub(crate) fn orbit_moves_within(
+        &mut self,
+        pos: &Position,
+        out: &mut Vec<Move>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), ListingStopped> {
         out.clear();
+        let check = || if stop() { Err(ListingStopped) } else { Ok(()) };
+        check()?;
         if !self.generators(pos) {
-            pos.representative_moves_into(out);
-            return;
+            return pos.representative_moves_within(out, stop);
         }
+        check()?;
         let families = pos.families();
         let n = self.n;
         self.pairs.clear();
@@ -614,6 +631,15 @@ impl Symmetry {
         self.parent.clear();
         self.parent.extend(0..families.len() as u32);
         for g in 0..self.count {
+            if stop() {
+                // The table is left as it was found (all `NONE`).
+                if dense {
+                    for &(a, b) in &self.pairs {
+                        self.index[a as usize * n + b as usize] = NONE;
+                    }
+                }
+                return Err(ListingStopped);
+            }
             let perm = &self.gens[g * n..(g + 1) * n];
             for (f, &(a, b)) in self.pairs.iter().enumerate() {
                 let (x, y) = (perm[a as usize], perm[b as usize]);
@@ -642,8 +668,12 @@ impl Symmetry {
             if find(&mut self.parent, f as u32) != f as u32 {
                 continue;
             }
+            check()?;
             if !fam.is_one_boundary() || !self.reverses_in_place(pos, fam) {
-                out.extend(fam.distinct_moves());
+                for mv in fam.distinct_moves() {
+                    check()?;
+                    out.push(mv);
+                }
                 continue;
             }
             // A mirror image fixing the family's corners and each group of interchangeable
@@ -666,10 +696,12 @@ impl Symmetry {
                     }
                 }
                 if keep {
+                    check()?;
                     out.push(mv);
                 }
             }
         }
+        Ok(())
     }
 
     /// Whether a reversing generator fixes both corners of one-boundary family `fam` and maps
