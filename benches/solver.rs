@@ -29,7 +29,8 @@ fn bench(c: &mut Criterion) {
                 let solver = Solver::new(SolverConfig {
                     threads: 1,
                     ..SolverConfig::default()
-                });
+                })
+                .expect("the solver starts");
                 solver.outcome(&pos, &Limits::none()).value
             })
         });

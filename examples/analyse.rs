@@ -255,7 +255,8 @@ pub(crate) fn run(
     let solver = Solver::new(SolverConfig {
         threads: options.threads,
         ..SolverConfig::default()
-    });
+    })
+    .expect("the solver starts");
     if !options.json {
         writeln!(out, "{CSV_HEADER}")?;
     }

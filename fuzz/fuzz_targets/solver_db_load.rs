@@ -12,13 +12,13 @@ fuzz_target!(|data: &[u8]| {
         child_cache_bytes: 0,
         ..SolverConfig::default()
     };
-    let solver = Solver::new(config.clone());
+    let solver = Solver::new(config.clone()).expect("the solver starts");
     match solver.load(data) {
         Err(_) => assert_eq!(solver.table_len(), 0),
         Ok(_) => {
             let mut saved = Vec::new();
             solver.save(&mut saved).expect("saving to memory works");
-            let again = Solver::new(config);
+            let again = Solver::new(config).expect("the solver starts");
             again.load(saved.as_slice()).expect("a saved table loads");
             let mut resaved = Vec::new();
             again.save(&mut resaved).expect("saving to memory works");

@@ -25,7 +25,7 @@
 //! use sprouts_topo::Position;
 //!
 //! let position = Position::parse_glop("0*4")?; // four spots
-//! let solver = Solver::new(SolverConfig::default());
+//! let solver = Solver::new(SolverConfig::default()).expect("the solver starts");
 //! assert_eq!(solver.outcome(&position, &Limits::none()).value, Some(Outcome::Win));
 //!
 //! let mut perfect = player_from_spec("perfect:1s", 7)?;
@@ -45,7 +45,7 @@
 //! use sprouts_ai::Limits;
 //! use sprouts_topo::Position;
 //!
-//! let solver = Solver::new(SolverConfig::default());
+//! let solver = Solver::new(SolverConfig::default()).expect("the solver starts");
 //! let solved = solver.outcome(&Position::new(14), &Limits::nodes(10));
 //! assert_eq!(solved.value, None);
 //! ```

@@ -17,6 +17,7 @@ fn solver() -> Solver {
         threads: 1,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 /// A fresh, empty directory for one test.

@@ -34,6 +34,7 @@ fn one_thread() -> Solver {
         threads: 1,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 fn check(max_n: u32, min_n: u32, nimbers: bool) {

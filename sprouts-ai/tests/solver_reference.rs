@@ -45,6 +45,7 @@ fn solver(threads: usize) -> Solver {
         threads,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 /// A one-thread solver that solves the smaller lands of a child outright (the other way).
@@ -54,6 +55,7 @@ fn settling_solver() -> Solver {
         interleave_lands: false,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 /// A one-thread solver that interleaves lands but solves those of at most 6 lives outright.
@@ -63,6 +65,7 @@ fn hybrid_solver() -> Solver {
         settle_lives: 6,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 /// Every position reachable from the n-spot start, one per unreduced canonical form.

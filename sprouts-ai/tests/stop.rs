@@ -122,7 +122,8 @@ fn the_solvers_stop_inside_a_huge_lands_children() {
     let solver = Solver::new(SolverConfig {
         threads: 1,
         ..SolverConfig::default()
-    });
+    })
+    .expect("the solver starts");
     let (value, took) = after_the_flag(|l| solver.outcome(&p, l).value);
     eprintln!("solver: {took:?} after the flag");
     assert_eq!(value, None);
@@ -130,6 +131,30 @@ fn the_solvers_stop_inside_a_huge_lands_children() {
     let misere = MisereSproutsSolver::new();
     let (value, took) = after_the_flag(|l| misere.outcome(&p, l).value);
     eprintln!("misère solver: {took:?} after the flag");
+    assert_eq!(value, None);
+    assert!(took < PROMPT, "{took:?}");
+}
+
+/// A region with many boundaries that are not interchangeable (300 seeds, then 40 random moves):
+/// its moves are exponentially many, and the solver gives up listing them when the flag rises.
+#[test]
+fn the_solver_stops_while_listing_an_exponential_land() {
+    use rand::SeedableRng;
+    use sprouts_ai::players::random_move;
+    use sprouts_ai::solver::{Solver, SolverConfig};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut p = Position::new(300);
+    for _ in 0..40 {
+        let mv = random_move(&p, &mut rng).expect("a move");
+        p = p.play(&mv).expect("a legal move");
+    }
+    let solver = Solver::new(SolverConfig {
+        threads: 1,
+        ..SolverConfig::default()
+    })
+    .expect("the solver starts");
+    let (value, took) = after_the_flag(|l| solver.outcome(&p, l).value);
+    eprintln!("solver on an exponential land: {took:?} after the flag");
     assert_eq!(value, None);
     assert!(took < PROMPT, "{took:?}");
 }

@@ -139,7 +139,7 @@ fn make_solver(threads: Option<usize>, settle_lands: bool) -> anyhow::Result<Sol
     if let Some(t) = input::threads(threads)? {
         config.threads = t;
     }
-    Ok(Solver::new(config))
+    Ok(Solver::new(config)?)
 }
 
 /// Runs `f` while a spinner on standard error (when it is a terminal) shows the solver's nodes

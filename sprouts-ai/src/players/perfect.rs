@@ -12,7 +12,7 @@ use crate::Limits;
 use crate::impartial::{Convention, Outcome};
 use crate::misere_play::MisereSproutsSolver;
 use crate::seed::splitmix64;
-use crate::solver::{Solver, SolverConfig};
+use crate::solver::{Solver, SolverConfig, SolverError};
 
 /// The perfect player.
 ///
@@ -37,21 +37,25 @@ pub struct Perfect {
 
 impl Perfect {
     /// A perfect player with `time` per move (`None`: no clock of its own).
-    pub fn new(time: Option<Duration>, seed: u64) -> Perfect {
+    ///
+    /// # Errors
+    ///
+    /// [`SolverError`] if its solver's worker threads cannot start.
+    pub fn new(time: Option<Duration>, seed: u64) -> Result<Perfect, SolverError> {
         let config = ParityConfig {
             sharp: true,
             depth: None,
             time: None,
             ..ParityConfig::default()
         };
-        Perfect {
+        Ok(Perfect {
             time,
             seed,
             moves: 0,
             misere: MisereSproutsSolver::new(),
-            solver: Solver::new(SolverConfig::default()),
+            solver: Solver::new(SolverConfig::default())?,
             parity: ParitySearch::new(config, splitmix64(seed)),
-        }
+        })
     }
 }
 

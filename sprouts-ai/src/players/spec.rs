@@ -28,6 +28,15 @@ pub enum SpecError {
         /// What was expected.
         expected: &'static str,
     },
+    /// The player was understood but could not start (the operating system refused its
+    /// solver's threads).
+    #[error("{player} cannot start: {reason}")]
+    CannotStart {
+        /// The player.
+        player: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// A duration written `2s`, `1.5s` or `500ms`.
@@ -135,7 +144,11 @@ pub fn player_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Player>, SpecEr
                     None => return Err(bad(o, "a time such as 5s")),
                 },
             };
-            Ok(Box::new(Perfect::new(time, seed)))
+            let player = Perfect::new(time, seed).map_err(|e| SpecError::CannotStart {
+                player: "perfect".into(),
+                reason: e.to_string(),
+            })?;
+            Ok(Box::new(player))
         }
         _ => Err(SpecError::UnknownPlayer(spec.to_string())),
     }

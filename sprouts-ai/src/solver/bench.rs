@@ -52,6 +52,9 @@ pub struct BenchReport {
 /// Why the bench list failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
+    /// The solver could not start.
+    #[error(transparent)]
+    Solver(#[from] super::SolverError),
     /// A case's position does not parse.
     #[error("bench position `{position}`: {source}")]
     Parse {
@@ -85,7 +88,7 @@ pub fn run_bench_cases() -> Result<BenchReport, BenchError> {
         let solver = Solver::new(SolverConfig {
             threads: 1,
             ..SolverConfig::default()
-        });
+        })?;
         let got = solver.outcome(&pos, &Limits::none());
         nodes += got.nodes;
         seconds += got.elapsed.as_secs_f64();

@@ -472,6 +472,7 @@ mod tests {
             threads: 1,
             ..SolverConfig::default()
         })
+        .expect("the solver starts")
     }
 
     /// A well-framed image of `entries`, checked or not.

@@ -51,6 +51,9 @@ pub enum InterchangeError {
     /// Reading or writing failed.
     #[error("input/output error: {0}")]
     Io(#[from] std::io::Error),
+    /// The solver the facts are gathered in could not start.
+    #[error(transparent)]
+    Solver(#[from] super::SolverError),
     /// The first line is not a known header.
     #[error("line 1: expected the header `{NIMBER_HEADER}` or `{LOSING_HEADER}`, found `{found}`")]
     Header {
@@ -211,7 +214,7 @@ impl Solver {
             child_cache_bytes: 0,
             number_table_bytes: 0,
             ..SolverConfig::default()
-        });
+        })?;
         for (land, (n, _)) in &read {
             gathered.inner.facts.merge_one(
                 land,
@@ -278,7 +281,7 @@ pub fn check_text_import(data: &[u8]) {
         number_table_bytes: 0,
         ..SolverConfig::default()
     };
-    let solver = Solver::new(config.clone());
+    let solver = Solver::new(config.clone()).expect("the solver starts");
     if solver.import_text(data).is_err() {
         assert_eq!(solver.table_len(), 0, "a refused file added facts");
         return;
@@ -290,7 +293,7 @@ pub fn check_text_import(data: &[u8]) {
             .export_text(&mut text, format)
             .expect("writing to memory works");
         assert_eq!(stats.lands, known.len());
-        let again = Solver::new(config.clone());
+        let again = Solver::new(config.clone()).expect("the solver starts");
         again
             .import_text(text.as_slice())
             .expect("an exported file reads");
@@ -315,6 +318,7 @@ mod tests {
             threads: 1,
             ..SolverConfig::default()
         })
+        .expect("the solver starts")
     }
 
     fn import(s: &Solver, text: &str) -> Result<ImportStats, InterchangeError> {

@@ -35,12 +35,14 @@
 //! use sprouts_ai::Limits;
 //! use sprouts_topo::{LandForm, Position};
 //!
-//! let solver = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() });
+//! let solver = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() })
+//!     .expect("the solver starts");
 //! let three = Position::new(3);
 //! assert_eq!(solver.outcome(&three, &Limits::none()).value, Some(Outcome::Win));
 //! assert_eq!(solver.nimber(&three, &Limits::none()).value, Some(Nimber(1)));
 //! // A node budget too small to decide the 7-spot start gives "unknown".
-//! let fresh = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() });
+//! let fresh = Solver::new(SolverConfig { threads: 1, ..SolverConfig::default() })
+//!     .expect("the solver starts");
 //! assert_eq!(fresh.outcome(&Position::new(7), &Limits::nodes(10)).value, None);
 //! ```
 
@@ -162,23 +164,40 @@ pub struct Solver {
     pool: rayon::ThreadPool,
 }
 
+/// The solver could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    /// The operating system refused the worker threads (each reserves a 256 MiB stack).
+    #[error(
+        "cannot start the solver's {threads} worker thread(s) with a {} MiB stack each: {source}",
+        STACK_BYTES >> 20
+    )]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// Why the pool was refused.
+        source: rayon::ThreadPoolBuildError,
+    },
+}
+
 /// Stack size of the solver's worker threads: the search recurses once per move of the game.
 const STACK_BYTES: usize = 256 << 20;
 
 impl Solver {
     /// A solver with empty tables.
     ///
-    /// # Panics
-    /// Panics if the operating system refuses to start the worker threads.
-    pub fn new(config: SolverConfig) -> Solver {
+    /// # Errors
+    ///
+    /// [`SolverError::Threads`] if the operating system refuses to start the worker threads.
+    pub fn new(config: SolverConfig) -> Result<Solver, SolverError> {
         let threads = config.threads.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .stack_size(STACK_BYTES)
             .thread_name(|i| format!("sprouts-solver-{i}"))
             .build()
-            .expect("the solver's worker threads start");
-        Solver {
+            .map_err(|source| SolverError::Threads { threads, source })?;
+        Ok(Solver {
             inner: Inner {
                 facts: FactTable::default(),
                 children: ChildCache::new(config.child_cache_bytes),
@@ -192,7 +211,7 @@ impl Solver {
             },
             config: SolverConfig { threads, ..config },
             pool,
-        }
+        })
     }
 
     /// The configuration this solver runs with.
