@@ -5,6 +5,25 @@ use crate::notation;
 use crate::position::Position;
 use crate::spot::SpotId;
 
+/// The files of one fuzz target's corpus in this workspace (`fuzz/corpus/<target>/`: named seeds
+/// and any regression kept there), as (file name, bytes), sorted by name: what the tests that
+/// replay a corpus as ordinary tests read. Panics if the folder cannot be read or is empty.
+pub fn fuzz_corpus(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = format!("{}/../fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| {
+            let e = e.unwrap_or_else(|e| panic!("{dir}: {e}"));
+            let bytes = std::fs::read(e.path())
+                .unwrap_or_else(|err| panic!("{}: {err}", e.path().display()));
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{dir} is empty");
+    files
+}
+
 /// The position with its spots renamed by a permutation drawn from `seed`.
 pub fn renumbered(pos: &Position, seed: u64) -> Position {
     let ids: Vec<SpotId> = pos.spots().map(|(s, _)| s).collect();

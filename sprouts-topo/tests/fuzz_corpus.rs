@@ -3,25 +3,7 @@
 //! targets decode them.
 
 use arbitrary::{Arbitrary, Unstructured};
-use sprouts_topo::checks;
-
-/// The files of one target's corpus.
-fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = format!("{}/../fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().into_string().unwrap(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "{dir} is empty");
-    files
-}
+use sprouts_topo::checks::{self, fuzz_corpus};
 
 /// A game input as the game targets take it.
 fn game(bytes: &[u8]) -> (u8, Vec<u16>) {
@@ -30,7 +12,7 @@ fn game(bytes: &[u8]) -> (u8, Vec<u16>) {
 
 #[test]
 fn notation_roundtrip() {
-    for (name, bytes) in corpus("notation_roundtrip") {
+    for (name, bytes) in fuzz_corpus("notation_roundtrip") {
         eprintln!("{name}");
         checks::notation_roundtrip(&bytes);
     }
@@ -40,7 +22,7 @@ fn notation_roundtrip() {
 /// the land forms' own seeds (the named seeds read or are refused as their names say).
 #[test]
 fn land_form_parse() {
-    for (name, bytes) in corpus("notation_roundtrip") {
+    for (name, bytes) in fuzz_corpus("notation_roundtrip") {
         eprintln!("notation_roundtrip/{name}");
         checks::land_form_parse(&bytes);
     }
@@ -51,7 +33,7 @@ fn land_form_parse() {
         "two-regions",
     ];
     let refused = ["no-land", "not-canonical", "two-lands"];
-    for (name, bytes) in corpus("land_form_parse") {
+    for (name, bytes) in fuzz_corpus("land_form_parse") {
         let accepted = checks::land_form_parse(&bytes);
         if read.contains(&name.as_str()) || refused.contains(&name.as_str()) {
             assert_eq!(accepted, read.contains(&name.as_str()), "{name}");
@@ -61,7 +43,7 @@ fn land_form_parse() {
 
 #[test]
 fn legal_moves_are_legal() {
-    for (name, bytes) in corpus("legal_moves_are_legal") {
+    for (name, bytes) in fuzz_corpus("legal_moves_are_legal") {
         eprintln!("{name}");
         let (spots, choices) = game(&bytes);
         checks::legal_moves_are_legal(spots, &choices);
@@ -70,7 +52,7 @@ fn legal_moves_are_legal() {
 
 #[test]
 fn play_preserves_invariants() {
-    for (name, bytes) in corpus("play_preserves_invariants") {
+    for (name, bytes) in fuzz_corpus("play_preserves_invariants") {
         eprintln!("{name}");
         let (spots, choices) = game(&bytes);
         checks::play_preserves_invariants(spots, &choices);
@@ -80,7 +62,7 @@ fn play_preserves_invariants() {
 /// The oracle strings in the corpus are GLOP's own and round-trip unchanged.
 #[test]
 fn oracle_seeds_round_trip_unchanged() {
-    for (name, bytes) in corpus("notation_roundtrip") {
+    for (name, bytes) in fuzz_corpus("notation_roundtrip") {
         if name.starts_with("oracle-") {
             let text = String::from_utf8(bytes).unwrap();
             let p = sprouts_topo::Position::parse_glop(&text).unwrap();
