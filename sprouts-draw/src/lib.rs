@@ -85,7 +85,10 @@ pub use drawn::DrawnMove;
 pub use ladder::{LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
 pub use route::{BandSettings, DrawRequest, Equivalent, Reachable, Refusal, RouteMethod, Side};
-pub use saved::{LoadError, SAVED_GAME_VERSION, SavedGame, SavedMove, SavedStart, replay_moves};
+pub use saved::{
+    HeaderFault, LoadError, SAVED_GAME_VERSION, SavedGame, SavedMove, SavedStart, check_header,
+    replay_moves,
+};
 
 /// The crate's README, whose example runs as a doc test.
 #[cfg(doctest)]

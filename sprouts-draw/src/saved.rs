@@ -90,6 +90,61 @@ struct Header {
     version: Option<u32>,
 }
 
+/// What is wrong with the `format` and `version` fields that the project's saved files (saved
+/// games, game records) start with ([`check_header`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderFault {
+    /// The text is not JSON of an object, or a field is missing (the words say which).
+    Layout(String),
+    /// The `format` field names a kind of file not expected.
+    Format(String),
+    /// The kind of file expected, in a version this program does not read.
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this program reads.
+        supported: u32,
+    },
+}
+
+/// Reads the `format` and `version` fields of a saved file's JSON before the rest, so that a
+/// file of another kind or version is named as such rather than as a layout error. `accepted`
+/// lists the formats expected, each with the one version read (`None`: not checked here).
+/// Returns the format found, one of `accepted`'s.
+///
+/// # Errors
+/// [`HeaderFault`] when the text is not such JSON, its format is not expected, or its version
+/// is not the one read.
+pub fn check_header<'a>(
+    text: &str,
+    accepted: &[(&'a str, Option<u32>)],
+) -> Result<&'a str, HeaderFault> {
+    let header: Header =
+        serde_json::from_str(text).map_err(|e| HeaderFault::Layout(e.to_string()))?;
+    let Some(format) = header.format else {
+        return Err(HeaderFault::Layout("the field `format` is missing".into()));
+    };
+    let Some(&(name, supported)) = accepted.iter().find(|(name, _)| *name == format) else {
+        return Err(HeaderFault::Format(format));
+    };
+    match (header.version, supported) {
+        (_, None) => Ok(name),
+        (Some(found), Some(supported)) if found == supported => Ok(name),
+        (Some(found), Some(supported)) => Err(HeaderFault::Version { found, supported }),
+        (None, Some(_)) => Err(HeaderFault::Layout("the field `version` is missing".into())),
+    }
+}
+
+impl From<HeaderFault> for LoadError {
+    fn from(fault: HeaderFault) -> LoadError {
+        match fault {
+            HeaderFault::Layout(why) => LoadError::Json(why),
+            HeaderFault::Format(found) => LoadError::Format(found),
+            HeaderFault::Version { found, supported } => LoadError::Version { found, supported },
+        }
+    }
+}
+
 /// Where a game started, keeping the spots' identities (which the moves' notation names):
 /// `n` seeds, or a position given as regions of boundaries of spot numbers with every spot's
 /// lives and the next spot (a custom start). Saved games and game records write it.
@@ -227,23 +282,7 @@ impl SavedGame {
     /// # Errors
     /// [`LoadError::Json`], [`LoadError::Format`] or [`LoadError::Version`].
     pub fn from_json(text: &str) -> Result<SavedGame, LoadError> {
-        let header: Header =
-            serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))?;
-        match header.format.as_deref() {
-            Some(FORMAT) => {}
-            Some(other) => return Err(LoadError::Format(other.to_owned())),
-            None => return Err(LoadError::Json("the field `format` is missing".to_owned())),
-        }
-        match header.version {
-            Some(SAVED_GAME_VERSION) => {}
-            Some(found) => {
-                return Err(LoadError::Version {
-                    found,
-                    supported: SAVED_GAME_VERSION,
-                });
-            }
-            None => return Err(LoadError::Json("the field `version` is missing".to_owned())),
-        }
+        check_header(text, &[(FORMAT, Some(SAVED_GAME_VERSION))])?;
         serde_json::from_str(text).map_err(|e| LoadError::Json(e.to_string()))
     }
 

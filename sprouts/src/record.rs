@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 use sprouts_ai::impartial::Convention;
-use sprouts_draw::{LoadError, SavedGame, SavedMove, SavedStart};
+use sprouts_draw::{HeaderFault, LoadError, SavedGame, SavedMove, SavedStart, check_header};
 
 use crate::game::{Game, GameError, Plain, Surface};
 use crate::seat::Seat;
@@ -127,10 +127,14 @@ pub struct GameRecord {
     pub log: Vec<String>,
 }
 
-#[derive(Deserialize)]
-struct Header {
-    format: Option<String>,
-    version: Option<u32>,
+impl From<HeaderFault> for RecordError {
+    fn from(fault: HeaderFault) -> RecordError {
+        match fault {
+            HeaderFault::Layout(why) => RecordError::Layout(why),
+            HeaderFault::Format(found) => RecordError::Format(found),
+            HeaderFault::Version { found, supported } => RecordError::Version { found, supported },
+        }
+    }
 }
 
 impl GameRecord {
@@ -202,36 +206,24 @@ impl GameRecord {
         if text.len() > MAX_RECORD_BYTES {
             return Err(RecordError::TooLarge(text.len()));
         }
-        let header: Header =
-            serde_json::from_str(text).map_err(|e| RecordError::Layout(e.to_string()))?;
-        match header.format.as_deref() {
-            Some(FORMAT) => {}
-            Some("sprouts-game") => {
-                let saved = SavedGame::from_json(text)?;
-                return Ok(GameRecord {
-                    format: FORMAT.to_owned(),
-                    version: GAME_RECORD_VERSION,
-                    start: saved.start().clone(),
-                    moves: saved.moves().to_vec(),
-                    seats: [SeatRecord::Human, SeatRecord::Human],
-                    first: 0,
-                    convention: ConventionRecord::Normal,
-                    picture: Some(saved),
-                    log: Vec::new(),
-                });
-            }
-            Some(other) => return Err(RecordError::Format(other.to_owned())),
-            None => return Err(RecordError::Layout("the field `format` is missing".into())),
-        }
-        match header.version {
-            Some(GAME_RECORD_VERSION) => {}
-            Some(found) => {
-                return Err(RecordError::Version {
-                    found,
-                    supported: GAME_RECORD_VERSION,
-                });
-            }
-            None => return Err(RecordError::Layout("the field `version` is missing".into())),
+        let saved_game = "sprouts-game";
+        if check_header(
+            text,
+            &[(FORMAT, Some(GAME_RECORD_VERSION)), (saved_game, None)],
+        )? == saved_game
+        {
+            let saved = SavedGame::from_json(text)?;
+            return Ok(GameRecord {
+                format: FORMAT.to_owned(),
+                version: GAME_RECORD_VERSION,
+                start: saved.start().clone(),
+                moves: saved.moves().to_vec(),
+                seats: [SeatRecord::Human, SeatRecord::Human],
+                first: 0,
+                convention: ConventionRecord::Normal,
+                picture: Some(saved),
+                log: Vec::new(),
+            });
         }
         serde_json::from_str(text).map_err(|e| RecordError::Layout(e.to_string()))
     }
