@@ -27,6 +27,10 @@ use sprouts_geom::Point;
 
 type Res<T> = Result<T, Box<dyn Error>>;
 
+#[path = "../tests/common/route_picture.rs"]
+mod route_picture;
+use route_picture::picture;
+
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |k: usize| -> Res<&str> {
@@ -146,49 +150,5 @@ fn sequence(dir: &str, s: usize) -> Res<()> {
         }
     }
     println!("moves {ks:?}");
-    Ok(())
-}
-
-/// Writes the board with `routes` (red, the last one thicker) and `line` as `dir/name.svg`
-/// and `.png`.
-fn picture(dir: &str, name: &str, board: &Board, routes: &[Vec<Point>], line: &str) -> Res<()> {
-    let svg = sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
-    let mut extra = String::new();
-    for (k, r) in routes.iter().enumerate() {
-        let pts: Vec<String> = r.iter().map(|p| format!("{:.1},{:.1}", p.x, p.y)).collect();
-        let w = if k + 1 == routes.len() { 2.0 } else { 0.7 };
-        extra.push_str(&format!(
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"red\" stroke-opacity=\"0.6\" stroke-width=\"{w}\"/>",
-            pts.join(" ")
-        ));
-    }
-    let text = line
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    extra.push_str(&format!(
-        "<text x=\"10\" y=\"30\" font-size=\"22\" fill=\"black\">{text}</text>"
-    ));
-    let mut svg = svg.replacen("</svg>", &format!("{extra}</svg>"), 1);
-    if let Ok(crop) = std::env::var("ROUTE_CROP") {
-        let v: Vec<&str> = crop.split(',').collect();
-        if let (4, Some(head_end)) = (v.len(), svg.find('>')) {
-            let head = format!(
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\"",
-                v[2], v[3], v[0], v[1], v[2], v[3]
-            );
-            svg = format!("{head}{}", &svg[head_end..]);
-        }
-    }
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(format!("{dir}/{name}.svg"), &svg)?;
-    let scale = std::env::var("ROUTE_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0);
-    std::fs::write(
-        format!("{dir}/{name}.png"),
-        sprouts_draw::svg::svg_to_png(&svg, scale)?,
-    )?;
     Ok(())
 }

@@ -6,6 +6,10 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use sprouts_draw::{Board, Settings, WorldSize};
 
+#[path = "common/route_picture.rs"]
+mod route_picture;
+use route_picture::picture;
+
 #[derive(Default, Debug, Clone)]
 struct Games {
     games: usize,
@@ -22,51 +26,6 @@ struct Games {
     kinds: std::collections::BTreeMap<String, usize>,
     /// Drawn moves by the way their route was found.
     methods: std::collections::BTreeMap<String, usize>,
-}
-
-/// Writes the board with the routes the router tried (red, the last one thicker) and the
-/// refusal, as SVG and PNG (`ROUTE_PNG=DIR`), for looking at refusals; the saved board and the
-/// move's index go beside it, for `cargo run -p sprouts-draw --example route_debug -- replay`.
-fn picture(dir: &str, name: &str, board: &Board, routes: &[Vec<sprouts_geom::Point>], line: &str) {
-    let svg = sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
-    let mut extra = String::new();
-    for (k, r) in routes.iter().enumerate() {
-        let pts: Vec<String> = r.iter().map(|p| format!("{:.1},{:.1}", p.x, p.y)).collect();
-        let w = if k + 1 == routes.len() { 2.0 } else { 0.7 };
-        extra.push_str(&format!(
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"red\" stroke-opacity=\"0.6\" stroke-width=\"{w}\"/>",
-            pts.join(" ")
-        ));
-    }
-    let text = line
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    extra.push_str(&format!(
-        "<text x=\"10\" y=\"30\" font-size=\"22\" fill=\"black\">{text}</text>"
-    ));
-    let mut svg = svg.replacen("</svg>", &format!("{extra}</svg>"), 1);
-    // `ROUTE_CROP=x,y,w,h`: only that part of the board.
-    if let Ok(crop) = std::env::var("ROUTE_CROP") {
-        let v: Vec<&str> = crop.split(',').collect();
-        if v.len() == 4 {
-            let head_end = svg.find('>').unwrap();
-            let head = format!(
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"{} {} {} {}\"",
-                v[2], v[3], v[0], v[1], v[2], v[3]
-            );
-            svg = format!("{head}{}", &svg[head_end..]);
-        }
-    }
-    std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(format!("{dir}/{name}.svg"), &svg).unwrap();
-    let scale = std::env::var("ROUTE_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0);
-    if let Ok(png) = sprouts_draw::svg::svg_to_png(&svg, scale) {
-        std::fs::write(format!("{dir}/{name}.png"), png).unwrap();
-    }
 }
 
 /// Plays `games` random games of `n` spots, drawing every move; a game stops at its first
@@ -151,7 +110,12 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                     let line = format!("{}: {}", mv.describe(&pos), e.detail());
                     if let Ok(dir) = std::env::var("ROUTE_PNG") {
                         let name = format!("n{n}-g{number}-{kind}");
-                        picture(&dir, &name, &board, &seen, &line);
+                        // The routes the router tried and the refusal, as SVG and PNG
+                        // (`ROUTE_PNG=DIR`); the saved board and the move's index beside it,
+                        // for `cargo run -p sprouts-draw --example route_debug -- replay`.
+                        if let Err(e) = picture(&dir, &name, &board, &seen, &line) {
+                            eprintln!("{name}: the picture was not written: {e}");
+                        }
                         let k = moves.iter().position(|m| m == mv).unwrap();
                         std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
                         std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
