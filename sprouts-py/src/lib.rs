@@ -12,7 +12,7 @@ use std::io::{BufReader, BufWriter};
 use std::time::{Duration, Instant};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use sprouts_ai::impartial::{Nimber, Outcome};
 use sprouts_ai::misere_play::MisereSproutsSolver;
@@ -77,6 +77,20 @@ fn limits(nodes: Option<u64>, seconds: Option<f64>) -> PyResult<Limits> {
         limits.deadline = Instant::now().checked_add(Duration::from_secs_f64(s.min(1e9)));
     }
     Ok(limits)
+}
+
+/// Reads a question's arguments (a position, its limits) and answers it with `answer`, the
+/// Python lock released meanwhile: what every solver method does.
+fn ask<T: Send>(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    nodes: Option<u64>,
+    seconds: Option<f64>,
+    answer: impl FnOnce(&Position, &Limits) -> T + Send,
+) -> PyResult<T> {
+    let pos = position_arg(py, position)?;
+    let limits = limits(nodes, seconds)?;
+    Ok(py.detach(|| answer(&pos, &limits)))
 }
 
 fn outcome_word(o: Option<Outcome>) -> Option<&'static str> {
@@ -233,7 +247,8 @@ impl PySolver {
                 threads,
                 child_cache_bytes: cache_mb.saturating_mul(1 << 20),
                 ..SolverConfig::default()
-            }),
+            })
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
         })
     }
 
@@ -246,10 +261,10 @@ impl PySolver {
         nodes: Option<u64>,
         seconds: Option<f64>,
     ) -> PyResult<Option<&'static str>> {
-        let pos = position_arg(py, position)?;
-        let limits = limits(nodes, seconds)?;
         let solver = &self.inner;
-        let r: Solved<Outcome> = py.detach(|| solver.outcome(&pos, &limits));
+        let r: Solved<Outcome> = ask(py, position, nodes, seconds, |pos, limits| {
+            solver.outcome(pos, limits)
+        })?;
         Ok(outcome_word(r.value))
     }
 
@@ -262,10 +277,10 @@ impl PySolver {
         nodes: Option<u64>,
         seconds: Option<f64>,
     ) -> PyResult<Option<u32>> {
-        let pos = position_arg(py, position)?;
-        let limits = limits(nodes, seconds)?;
         let solver = &self.inner;
-        let r: Solved<Nimber> = py.detach(|| solver.nimber(&pos, &limits));
+        let r: Solved<Nimber> = ask(py, position, nodes, seconds, |pos, limits| {
+            solver.nimber(pos, limits)
+        })?;
         Ok(r.value.map(|n| n.0))
     }
 
@@ -279,10 +294,10 @@ impl PySolver {
         nodes: Option<u64>,
         seconds: Option<f64>,
     ) -> PyResult<Option<&'static str>> {
-        let pos = position_arg(py, position)?;
-        let limits = limits(nodes, seconds)?;
         let solver = &self.inner;
-        let r = py.detach(|| solver.couple_outcome(&pos, Nimber(heap), &limits));
+        let r = ask(py, position, nodes, seconds, |pos, limits| {
+            solver.couple_outcome(pos, Nimber(heap), limits)
+        })?;
         Ok(outcome_word(r.value))
     }
 
@@ -387,10 +402,10 @@ impl PyMisereSolver {
         nodes: Option<u64>,
         seconds: Option<f64>,
     ) -> PyResult<Option<&'static str>> {
-        let pos = position_arg(py, position)?;
-        let limits = limits(nodes, seconds)?;
         let solver = &self.inner;
-        let r = py.detach(|| solver.outcome(&pos, &limits));
+        let r = ask(py, position, nodes, seconds, |pos, limits| {
+            solver.outcome(pos, limits)
+        })?;
         Ok(outcome_word(r.value))
     }
 }
