@@ -25,11 +25,14 @@ use server::{Page, Server, WAIT, new_game, start};
 const ATTACK: Duration = Duration::from_secs(4);
 
 /// The bound on the 99th percentile of the other page's answers (a ping's pong, a small
-/// request's answer) while an attack runs.
-const P99_BOUND: Duration = Duration::from_millis(100);
+/// request's answer) while an attack runs. The aim is 100 ms (measured at most 89 ms on the
+/// 2-core development machine, shared and loaded, see `docs/limits.md`); the bound leaves room
+/// for a busier test machine.
+const P99_BOUND: Duration = Duration::from_millis(250);
 
-/// The bound on the server's peak resident memory (`VmHWM`) over the whole attack, in KiB.
-const RSS_BOUND_KB: u64 = 512 * 1024;
+/// The bound on the server's peak resident memory (`VmHWM`) over the whole attack, in KiB
+/// (measured at most 423 MB, four 200-spot games between computers at once).
+const RSS_BOUND_KB: u64 = 1024 * 1024;
 
 /// One attack at a time in this binary.
 static SERIAL: Mutex<()> = Mutex::const_new(());
