@@ -163,6 +163,7 @@ test("a proved verdict on the status line (the perfect player, 2 spots)", { time
 
 test("1, 30 and 45 spots; the picture scales with the window and is sharp on a dense screen", { timeout: 120000 }, async () => {
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 2 });
+  await context.addInitScript(() => localStorage.setItem("sprouts.helpSeen", "1"));
   const page = await context.newPage();
   page.on("pageerror", e => { throw e; });
   await page.goto(env.server.url);

@@ -161,8 +161,10 @@ function request(r) {
 }
 window.addEventListener("keydown", ev => {
   if (document.querySelector("dialog[open]:not(#d-over)")) return;
-  // Space and Enter on a control (a button, a list, a box) are that control's.
-  if ((ev.key === " " || ev.key === "Enter") && ev.target.closest && ev.target.closest("input, select, textarea, button, a")) return;
+  // Enter on a control, and Space in a box or a list, are that control's; Space anywhere else
+  // (a button just clicked too) stops the computer.
+  const control = sel => ev.target.closest && ev.target.closest(sel);
+  if ((ev.key === "Enter" && control("input, select, textarea, button, a")) || (ev.key === " " && control("input, select, textarea"))) return;
   if (ev.key === " ") { ev.preventDefault(); send({ type: "stop" }); }
   else if (ev.key === "Enter") {
     // The last refused move drawn the shortest way, without marks.
