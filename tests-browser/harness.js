@@ -55,7 +55,7 @@ function useServerAndBrowser() {
   const env = {
     server: null,
     browser: null,
-    open: viewport => openPage(env.browser, env.server.url, viewport),
+    open: (viewport, options) => openPage(env.browser, env.server.url, viewport, options),
   };
   before(async () => {
     env.server = await startServer();
@@ -69,8 +69,10 @@ function useServerAndBrowser() {
 }
 
 /** A new page on the server, with the welcome and the first state received. */
-async function openPage(browser, url, viewport = { width: 900, height: 650 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+async function openPage(browser, url, viewport = { width: 900, height: 650 }, options = {}) {
+  const context = await browser.newContext(Object.assign({ viewport, acceptDownloads: true }, options.context || {}));
+  // The help shown on a first visit is opened only by the tests that look at it.
+  if (!options.firstVisit) await context.addInitScript(() => { try { localStorage.setItem("sprouts.helpSeen", "1"); } catch (e) { /* none */ } });
   const page = await context.newPage();
   page.on("pageerror", e => { throw e; });
   await page.goto(url);
@@ -81,6 +83,8 @@ async function openPage(browser, url, viewport = { width: 900, height: 650 }) {
 /** Starts a game through the New game dialog. `players` are [blue, red], each "human" or a
  * computer kind ("random", ...). */
 async function newGame(page, { spots, players = ["human", "human"], first = 0, convention = "normal" }) {
+  // On a narrow screen the tools are in the Menu.
+  if (await page.isVisible("#b-menu")) await page.click("#b-menu");
   await page.click("#b-new");
   await page.fill("#n-spots", String(spots));
   await page.selectOption("#n-conv", convention);

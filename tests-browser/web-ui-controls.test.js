@@ -97,8 +97,10 @@ test("status line, log, refusals without pixel numbers, undo in the log, setting
   ans = await clickMove(page, 2, 3);
   assert.ok(ans.refusal, "refused");
   status = await page.textContent("#status");
-  assert.match(status, /^Refused: /);
-  assert.doesNotMatch(status.split(" · ")[0], /\d+(\.\d+)? ?px/);
+  assert.match(status, /^Red to move · /, "whose turn stays on the status line");
+  const refusal = await page.textContent("#refusal");
+  assert.match(refusal, /^Could not draw a curve from spot 2 to spot 3: /);
+  assert.doesNotMatch(refusal, /\d+(\.\d+)? ?px/);
   let log = await page.evaluate(() => window.sprouts.log);
   const i = log.findIndex(l => l.startsWith("refused: "));
   assert.ok(i >= 0 && /\d/.test(log[i + 1]), log.join("\n"));
@@ -125,7 +127,8 @@ test("status line, log, refusals without pixel numbers, undo in the log, setting
   await page.fill("#s-D", "10");
   await page.click("#s-ok");
   await page.waitForFunction(e => window.sprouts.errors.length > e, errors);
-  assert.match(await page.textContent("#status"), /^Error: .*clearance must be positive and below the comfort distance/);
+  assert.match(await page.textContent("#refusal"), /^Settings refused .*clearance must be positive and below the comfort distance/);
+  assert.match(await page.textContent("#status"), /^Red to move|^Blue to move/);
   assert.deepEqual((await H.state(page)).settings, st.settings);
   await page.close();
 });
@@ -160,6 +163,7 @@ test("a proved verdict on the status line (the perfect player, 2 spots)", { time
 
 test("1, 30 and 45 spots; the picture scales with the window and is sharp on a dense screen", { timeout: 120000 }, async () => {
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, deviceScaleFactor: 2 });
+  await context.addInitScript(() => localStorage.setItem("sprouts.helpSeen", "1"));
   const page = await context.newPage();
   page.on("pageerror", e => { throw e; });
   await page.goto(env.server.url);

@@ -119,7 +119,8 @@ test("an enclosing move with a marked spot, then a curve that would cross it is 
   st = await H.state(page);
   assert.equal(st.k, 1);
   assert.equal(st.glop, glopAfterLoop);
-  assert.match(await page.textContent("#status"), /^Refused: spots 2 and 3 do not face a common region/);
+  assert.match(await page.textContent("#status"), /^Red to move/);
+  assert.match(await page.textContent("#refusal"), /^Could not draw a curve from spot 2 to spot 3: spots 2 and 3 do not face a common region/);
 
   // Undo, then redo.
   await page.click("#b-undo");
@@ -162,8 +163,11 @@ test("save, reload the page, load: the same game", { timeout: 120000 }, async ()
   await download.saveAs(file);
   const json = fs.readFileSync(file, "utf8");
   assert.ok(JSON.parse(json));
+  // A reload resumes the game kept by the page; a new game, then Load, brings it back too.
   await page.reload();
-  await page.waitForFunction(() => window.sprouts.state && window.sprouts.state.k === 0);
+  await page.waitForFunction(() => window.sprouts.state && window.sprouts.state.k === 2);
+  await H.newGame(page, { spots: 3, players: ["human", "random"] });
+  await page.waitForFunction(() => window.sprouts.state.k === 0);
   await page.setInputFiles("#file", file);
   await page.waitForFunction(() => window.sprouts.state.k === 2);
   const back = await H.state(page);

@@ -127,7 +127,13 @@ pub enum TransactionError<E> {
 #[non_exhaustive]
 pub enum BoardError {
     /// The settings are out of range.
-    #[error("the settings are out of range: {0:?}")]
+    #[error(
+        "the settings are out of range (minimum clearance {}, comfort distance {}, room against length {}, spot radius {}): the clearance and the radius must be positive and the clearance below the comfort distance",
+        .0.min_clearance,
+        .0.comfort_distance,
+        .0.room_vs_length,
+        .0.spot_radius
+    )]
     BadSettings(Settings),
     /// The drawing is not well formed.
     #[error(transparent)]

@@ -72,8 +72,23 @@ impl Board {
     ) -> Result<DrawnMove, Refusal> {
         let _span = tracing::debug_span!("draw_request").entered();
         let mut last: Option<Refusal> = None;
+        let mut plans = route::request_plans(&self.view(), request)?;
+        // Sides read off a pointer near a spot with several curves can name a sector next to
+        // the one meant: when the sides asked for face no common region, any sides of the two
+        // spots that do are taken (the stroke, if any, still decides where the curve goes).
+        if plans.is_empty()
+            && (matches!(request.from_side, Side::Toward(_))
+                || matches!(request.to_side, Side::Toward(_)))
+        {
+            let any_side = DrawRequest {
+                from_side: Side::Any,
+                to_side: Side::Any,
+                ..request.clone()
+            };
+            plans = route::request_plans(&self.view(), &any_side)?;
+        }
         // Each pair of corners in turn; a refused one leaves the board as it was.
-        for plan in route::request_plans(&self.view(), request)? {
+        for plan in plans {
             let drawn = plan
                 .and_then(|plan| route::prepare(&self.view(), &plan, true, observer))
                 .and_then(|p| self.commit(p, observer));

@@ -31,7 +31,9 @@ use rand::Rng;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
-use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
+use sprouts_net::page::{
+    AnalysisResult, Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult,
+};
 use sprouts_net::relay::RelayConfig;
 use sprouts_net::relay::server::Relay;
 
@@ -46,6 +48,9 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/game.js"),
     include_str!("page/view.js"),
     include_str!("page/input.js"),
+    include_str!("page/keep.js"),
+    include_str!("page/guide.js"),
+    include_str!("page/verdict.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );
@@ -346,6 +351,7 @@ enum Event {
     Done(Box<JobResult>),
     Reached(ReachResult),
     Setup(Box<SetupResult>),
+    Analysed(Box<AnalysisResult>),
 }
 
 /// One page's connection: its session, its messages, its jobs. When it ends, the session is
@@ -383,22 +389,23 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
                     tracing::warn!(session = session.id(), "messages dropped: over {RATE} a second");
                     Reply {
                         msgs: vec![ServerMsg::Error { message: format!("too many messages: at most {RATE} a second; some were dropped") }],
-                        job: None, reach: None, setup: None,
+                        job: None, reach: None, setup: None, analysis: None,
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
                     job: None,
-                    reach: None, setup: None,
+                    reach: None, setup: None, analysis: None,
                 },
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => continue,
             },
             Some(ev) = incoming.recv() => match ev {
-                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None },
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None, analysis: None },
                 Event::Done(result) => session.finish(*result),
                 Event::Reached(result) => session.finish_reach(result),
                 Event::Setup(result) => session.finish_setup(*result),
+                Event::Analysed(result) => session.finish_analysis(*result),
             },
         };
         if let Some(job) = reply.job {
@@ -412,6 +419,15 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
         }
         if let Some(setup) = reply.setup {
             spawn_setup(setup, events.clone());
+        }
+        if let Some(analysis) = reply.analysis {
+            let events = events.clone();
+            tokio::task::spawn_blocking(move || {
+                // A panic in the solvers loses the answer, not the page.
+                if let Ok(result) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || analysis.run())) {
+                    let _ = events.send(Event::Analysed(Box::new(result)));
+                }
+            });
         }
         for msg in reply.msgs {
             if tx.send(Message::Text(encode(&msg).into())).await.is_err() {

@@ -15,6 +15,9 @@ pub const PROTOCOL_VERSION: u32 = 1;
 /// The largest message the server reads (bytes); a longer one is refused undecoded.
 pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
 
+/// The longest pause between two computers' moves a page may ask for (milliseconds).
+pub const MAX_PACE_MS: u32 = 10_000;
+
 /// A point of the world, `[x, y]` in world pixels.
 pub type Pt = [f64; 2];
 
@@ -143,6 +146,25 @@ pub enum ClientMsg {
         /// True to pause, false to resume.
         paused: bool,
     },
+    /// Sets the pace of a game between computers: each computer's move waits this long after
+    /// the one before (at most [`MAX_PACE_MS`]), so that people can watch it.
+    Pace {
+        /// Session id.
+        session: String,
+        /// Milliseconds between moves (0: as fast as they come).
+        ms: u32,
+    },
+    /// Asks who is winning: the position's outcome by the solvers within a small budget and,
+    /// with `hint`, the moves that win. Answered by `analysis` (off the async threads).
+    Analyse {
+        /// Session id.
+        session: String,
+        /// Moves played so far.
+        k: u32,
+        /// Whether to list the winning moves too.
+        #[serde(default)]
+        hint: bool,
+    },
     /// Stops the computation running now (Space).
     Stop {
         /// Session id.
@@ -150,6 +172,12 @@ pub enum ClientMsg {
     },
     /// Asks for the game as saved-game JSON.
     Save {
+        /// Session id.
+        session: String,
+    },
+    /// Asks for the game as a game record to keep (the page's storage): answered by
+    /// `snapshot`, which the page keeps without offering a download.
+    Snapshot {
         /// Session id.
         session: String,
     },
@@ -219,8 +247,18 @@ pub struct StateMsg {
     pub over: bool,
     /// The winner's index when over.
     pub winner: Option<u8>,
-    /// The status line.
+    /// The status line: whose turn (or who won), the lives, what is known of the moves left.
     pub status: String,
+    /// The last refusal of a move, in words, until the game changes (shown apart from the
+    /// status line).
+    pub refusal: Option<String>,
+    /// The seat that moved first (0 Blue, 1 Red): move `i` was made by seat `(first + i) % 2`.
+    pub first: u8,
+    /// How many spots the game started with: the spot `start_spots + 1 + i` was made by move `i`.
+    pub start_spots: u32,
+    /// For each curve of `curves`, the index of the move that drew it (none for a curve no
+    /// move made).
+    pub curve_moves: Vec<Option<u32>>,
     /// Whether undo and redo are possible.
     pub can_undo: bool,
     /// See `can_undo`.
@@ -253,8 +291,11 @@ impl ClientMsg {
             | ClientMsg::Undo { session, .. }
             | ClientMsg::Redo { session, .. }
             | ClientMsg::Pause { session, .. }
+            | ClientMsg::Pace { session, .. }
+            | ClientMsg::Analyse { session, .. }
             | ClientMsg::Stop { session }
             | ClientMsg::Save { session }
+            | ClientMsg::Snapshot { session }
             | ClientMsg::SaveLog { session }
             | ClientMsg::Load { session, .. }
             | ClientMsg::Settings { session, .. }
@@ -308,11 +349,48 @@ pub enum ServerMsg {
         /// The JSON text.
         json: String,
     },
+    /// The game as a game record in JSON, with the move count it holds (answer to `snapshot`).
+    Snapshot {
+        /// The game's number in the session.
+        game: u32,
+        /// Moves played.
+        k: u32,
+        /// Whether the game has ended.
+        over: bool,
+        /// The JSON text.
+        json: String,
+    },
+    /// Who is winning (answer to `analyse`), for the position after `k` moves of game `game`.
+    Analysis {
+        /// The game's number in the session.
+        game: u32,
+        /// Moves played.
+        k: u32,
+        /// The verdict in words, or that it is not known within the budget.
+        verdict: String,
+        /// Whether the verdict was proved (false: not known within the budget).
+        known: bool,
+        /// With a hint: the winning moves found, as `[from, to]` spots with their words.
+        winning: Option<Vec<WinningMoveMsg>>,
+        /// With a hint: whether every move was decided (false: the list may miss some).
+        complete: bool,
+    },
     /// The log as text (answer to `save_log`).
     LogText {
         /// The text.
         text: String,
     },
+}
+
+/// A winning move of a hint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WinningMoveMsg {
+    /// The spot the curve leaves.
+    pub from: u32,
+    /// The spot it reaches.
+    pub to: u32,
+    /// The move in words.
+    pub words: String,
 }
 
 /// Why a text is not a message.

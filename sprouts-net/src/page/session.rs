@@ -17,9 +17,10 @@ use sprouts::{
     Convention, Game, GameError, GameRecord, HumanInput, JobDone, JobEvent, Limits, Played, Seat,
 };
 
+use super::analysis::{ANALYSIS_BUDGET, AnalysisJob, AnalysisResult};
 use super::protocol::{
-    ClientMsg, ConventionName, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg, SpotMsg,
-    StateMsg, decode,
+    ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg, SpotMsg,
+    StateMsg, WinningMoveMsg, decode,
 };
 
 impl Drop for Session {
@@ -110,6 +111,8 @@ pub struct Job {
     generation: u64,
     job: sprouts::Job,
     stop: Arc<AtomicBool>,
+    /// How long to wait before the work (a game between computers at a page's pace).
+    delay: std::time::Duration,
 }
 
 /// What a [`Job`] came to.
@@ -145,6 +148,11 @@ impl Job {
     /// Runs the job (blocking; call it off the async threads). `observer` receives the
     /// polylines of the curve being drawn, for the page's animation.
     pub fn run(self, observer: &mut dyn FnMut(&[Point])) -> JobResult {
+        // The pace's wait, in short sleeps so that Space (or the page going) ends it.
+        let start = std::time::Instant::now();
+        while start.elapsed() < self.delay && !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         let limits = Limits::none().with_stop(Arc::clone(&self.stop));
         JobResult {
             generation: self.generation,
@@ -166,6 +174,9 @@ pub struct Reply {
     /// A game to build off the async threads (New game, Load); the result goes to
     /// [`Session::finish_setup`].
     pub setup: Option<SetupJob>,
+    /// Who is winning, to find off the async threads; the result goes to
+    /// [`Session::finish_analysis`].
+    pub analysis: Option<AnalysisJob>,
 }
 
 impl Reply {
@@ -335,6 +346,10 @@ pub struct Session {
     /// the page lights the spots of the last press), so a page runs one reach at a time.
     reach_out: bool,
     reach_next: Option<ReachJob>,
+    /// Milliseconds between computers' moves (the page's pace).
+    pace_ms: u32,
+    /// The stop flag of the analysis out, if any (a newer request stops it).
+    analysing: Option<Arc<AtomicBool>>,
 }
 
 impl Session {
@@ -354,6 +369,8 @@ impl Session {
             setup_generation: 0,
             reach_out: false,
             reach_next: None,
+            pace_ms: 0,
+            analysing: None,
         }
     }
 
@@ -455,6 +472,11 @@ impl Session {
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
             ClientMsg::Pause { paused, .. } => self.pause(paused),
+            ClientMsg::Analyse { k, hint, .. } => self.analyse(k, hint),
+            ClientMsg::Pace { ms, .. } => {
+                self.pace_ms = ms.min(MAX_PACE_MS);
+                Reply::default()
+            }
             ClientMsg::Stop { .. } => {
                 if let Some((_, flag)) = &self.running {
                     flag.store(true, Ordering::Relaxed);
@@ -473,6 +495,15 @@ impl Session {
                     json: g.game.record().with_log(&self.log).to_json(),
                 }]),
                 None => Self::error("there is no game to save"),
+            },
+            ClientMsg::Snapshot { .. } => match &self.game {
+                Some(g) => Reply::msgs(vec![ServerMsg::Snapshot {
+                    game: g.number,
+                    k: g.k(),
+                    over: g.game.is_over(),
+                    json: g.game.record().with_log(&self.log).to_json(),
+                }]),
+                None => Self::error("there is no game to keep"),
             },
             ClientMsg::SaveLog { .. } => Reply::msgs(vec![ServerMsg::LogText {
                 text: self.log_text(),
@@ -618,7 +649,13 @@ impl Session {
             page.paused = false;
         }
         for l in saved_log {
-            self.note(format!("  (saved) {l}"), &mut msgs);
+            // A game saved again after a load keeps its earlier lines marked once.
+            let line = if l.starts_with("  (saved) ") {
+                l
+            } else {
+                format!("  (saved) {l}")
+            };
+            self.note(line, &mut msgs);
         }
         self.game = Some(page);
         self.note(line, &mut msgs);
@@ -818,7 +855,77 @@ impl Session {
             generation: self.generation,
             job,
             stop,
+            delay: std::time::Duration::ZERO,
         }
+    }
+
+    /// Who is winning: a job for the solvers on the position now, stopping any earlier one.
+    fn analyse(&mut self, k: u32, hint: bool) -> Reply {
+        let g = match self.current(k) {
+            Ok(g) => g,
+            Err(r) => return Self::error(r),
+        };
+        if g.game.is_over() {
+            return Self::error("the game is over: there is nothing left to analyse");
+        }
+        let job = AnalysisJob {
+            game: g.number,
+            k,
+            position: g.game.position().clone(),
+            convention: g.game.convention(),
+            hint,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        if let Some(old) = self.analysing.replace(job.stop_flag()) {
+            old.store(true, Ordering::Relaxed);
+        }
+        Reply {
+            analysis: Some(job),
+            ..Reply::default()
+        }
+    }
+
+    /// Takes an analysis: its verdict (and winning moves) in words, if the game is still where
+    /// it was asked about.
+    pub fn finish_analysis(&mut self, result: AnalysisResult) -> Reply {
+        let Some(g) = &self.game else {
+            return Reply::default();
+        };
+        if g.number != result.game || g.k() != result.k {
+            return Reply::default();
+        }
+        let mover = COLOURS[g.game.to_move()];
+        let other = COLOURS[1 - g.game.to_move()];
+        let secs = ANALYSIS_BUDGET.as_secs();
+        let verdict = match result.verdict {
+            Some(Outcome::Win) => format!("{mover}, to move, can win with best play"),
+            Some(Outcome::Loss) => format!("{other} can win with best play, whatever {mover} does"),
+            None => format!("not known within {secs} s"),
+        };
+        let (winning, complete) = match result.winning {
+            Some((moves, complete)) => (
+                Some(
+                    moves
+                        .into_iter()
+                        .map(|m| WinningMoveMsg {
+                            from: m.from,
+                            to: m.to,
+                            words: m.words,
+                        })
+                        .collect(),
+                ),
+                complete,
+            ),
+            None => (None, false),
+        };
+        Reply::msgs(vec![ServerMsg::Analysis {
+            game: result.game,
+            k: result.k,
+            verdict,
+            known: result.verdict.is_some(),
+            winning,
+            complete,
+        }])
     }
 
     /// The board changed (or may have): reach answers for the old one are dropped.
@@ -828,6 +935,9 @@ impl Session {
     }
 
     fn stop_running(&mut self) {
+        if let Some(flag) = self.analysing.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
         if let Some((_, flag)) = self.running.take() {
             flag.store(true, Ordering::Relaxed);
         }
@@ -921,7 +1031,12 @@ impl Session {
             && g.game.computer_to_move()
             && let Ok(j) = g.game.computer_job()
         {
-            job = Some(self.wrap(j));
+            let between_computers = g.game.seats().iter().all(|s| s.spec().is_some()) && g.k() > 0;
+            let mut j = self.wrap(j);
+            if between_computers {
+                j.delay = std::time::Duration::from_millis(u64::from(self.pace_ms));
+            }
+            job = Some(j);
         }
         msgs.extend(self.state());
         Reply {
@@ -1094,6 +1209,15 @@ impl Session {
             over: g.game.is_over(),
             winner: g.winner(),
             status: self.status_line(g),
+            refusal: g.refusal.clone(),
+            first: u8::from(g.game.first() == 1),
+            start_spots: u32::try_from(g.game.start().spot_count()).unwrap_or(u32::MAX),
+            curve_moves: board
+                .drawing()
+                .curves()
+                .iter()
+                .map(|c| c.origin.map(|o| o.move_index))
+                .collect(),
             can_undo: g.game.can_undo(),
             can_redo: g.game.can_redo(),
             paused: g.paused,
@@ -1131,9 +1255,6 @@ impl Session {
         }
         let mover = g.game.to_move();
         let mut parts = Vec::new();
-        if let Some(r) = &g.refusal {
-            parts.push(format!("Refused: {r}."));
-        }
         let who = match g.game.seats()[mover].spec() {
             None => format!("{} to move", COLOURS[mover]),
             Some(spec) => {

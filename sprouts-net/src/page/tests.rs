@@ -28,6 +28,10 @@ fn settle(s: &mut Session, mut r: Reply) -> Vec<ServerMsg> {
             r = s.finish_setup(setup.run());
             continue;
         }
+        if let Some(analysis) = r.analysis.take() {
+            let more = s.finish_analysis(analysis.run());
+            msgs.extend(more.msgs);
+        }
         let Some(job) = r.job.take() else { break };
         let result = job.run(&mut |_| {});
         r = s.finish(result);
@@ -363,7 +367,8 @@ fn a_refused_move_changes_nothing_and_says_why() {
     assert_eq!(after.k, b.k);
     assert_eq!(after.glop, b.glop);
     assert_eq!(after.curves, b.curves);
-    assert!(after.status.starts_with("Refused: "));
+    assert!(after.status.starts_with("Red to move"), "{}", after.status);
+    assert!(after.refusal.is_some(), "the refusal shown apart");
 }
 
 #[test]
@@ -920,4 +925,133 @@ fn a_long_stroke_is_thinned_and_drawn() {
     let msgs = draw(&mut s, 0, a.id, b.id, stroke, Vec::new());
     assert!(errors(&msgs).is_empty(), "{msgs:?}");
     assert_eq!(last_state(&msgs).k, 1);
+}
+
+/// An ellipse from spot `a` round spot `b` and back to `a`, as a hand draws it: starts on `a`'s
+/// disc, goes out past `b`, comes back to `a` from another side. The page's sides are the first
+/// and last points off `a`'s disc.
+fn hand_loop(a: (f64, f64), b: (f64, f64), r: f64) -> (Vec<[f64; 2]>, [f64; 2], [f64; 2]) {
+    let (cx, cy) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let half = (dx * dx + dy * dy).sqrt() / 2.0;
+    let (ux, uy) = (dx / (2.0 * half), dy / (2.0 * half));
+    let (major, minor) = (half + 3.0 * r, 3.0 * r);
+    let mut pts = Vec::new();
+    // From a, angle pi on the ellipse (a lies at its far left end, inside it by 3 r).
+    for t in 0..=120 {
+        let th = std::f64::consts::PI + 0.6 + f64::from(t) / 120.0 * (std::f64::consts::TAU - 1.2);
+        let (ex, ey) = (major * th.cos(), minor * th.sin());
+        pts.push([cx + ex * ux - ey * uy, cy + ex * uy + ey * ux]);
+    }
+    pts.insert(0, [a.0, a.1]);
+    pts.push([a.0, a.1]);
+    let first = pts[1];
+    let last = pts[pts.len() - 2];
+    (pts, first, last)
+}
+
+#[test]
+fn a_hand_drawn_loop_is_drawn_as_the_stroke() {
+    let mut s = session();
+    let st = human_game(&mut s, 3);
+    let (a, b) = (&st.spots[0], &st.spots[1]);
+    let (stroke, fs, ts) = hand_loop((a.x, a.y), (b.x, b.y), 12.0);
+    let msgs = send(
+        &mut s,
+        ClientMsg::Draw {
+            session: SID.into(),
+            k: 0,
+            from: a.id,
+            to: a.id,
+            stroke,
+            from_side: Some(fs),
+            to_side: Some(ts),
+            marks: vec![],
+        },
+    );
+    let log = s.log_text();
+    assert!(log.contains("(Stroke)"), "{log}");
+    let st = last_state(&msgs);
+    assert_eq!(st.k, 1, "{msgs:?}");
+    assert!(st.moves[0].contains(&format!("enclosing {}", b.id)), "{:?}", st.moves);
+}
+
+/// Who is winning: two spots (the second player wins: no winning move), three spots (the first
+/// player wins, by exactly the moves whose child is lost for the player to move there).
+#[test]
+fn who_is_winning_and_the_hint() {
+    let mut s = session();
+    human_game(&mut s, 2);
+    let msgs = send(
+        &mut s,
+        ClientMsg::Analyse {
+            session: SID.into(),
+            k: 0,
+            hint: true,
+        },
+    );
+    let found: Vec<_> = msgs
+        .iter()
+        .filter_map(|m| match m {
+            ServerMsg::Analysis {
+                verdict,
+                known,
+                winning,
+                complete,
+                ..
+            } => Some((verdict.clone(), *known, winning.clone(), *complete)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{msgs:?}");
+    let (verdict, known, winning, complete) = found[0].clone();
+    assert!(known && complete);
+    assert_eq!(verdict, "Red can win with best play, whatever Blue does");
+    assert_eq!(winning, Some(vec![]));
+    // Three spots: the player to move wins; the hint lists the spot pairs of exactly the
+    // moves whose child the solver finds lost for the player to move there.
+    let mut s = session();
+    human_game(&mut s, 3);
+    let msgs = send(
+        &mut s,
+        ClientMsg::Analyse {
+            session: SID.into(),
+            k: 0,
+            hint: true,
+        },
+    );
+    let Some(ServerMsg::Analysis {
+        verdict,
+        winning,
+        complete,
+        ..
+    }) = msgs.iter().find(|m| matches!(m, ServerMsg::Analysis { .. }))
+    else {
+        panic!("{msgs:?}")
+    };
+    assert_eq!(verdict, "Blue, to move, can win with best play");
+    assert!(complete);
+    let mut listed: Vec<String> = winning.clone().expect("a hint").into_iter().map(|m| m.words).collect();
+    listed.sort();
+    let pos = sprouts::topo::Position::new(3);
+    let solver = sprouts::ai::solver::Solver::new(sprouts::ai::solver::SolverConfig::default());
+    let mut expected: Vec<String> = pos
+        .distinct_moves()
+        .filter(|mv| {
+            let child = pos.play(mv).expect("a legal move");
+            solver.outcome(&child, &sprouts::Limits::none()).value
+                == Some(sprouts::ai::impartial::Outcome::Loss)
+        })
+        .map(|mv| mv.describe(&pos))
+        .collect();
+    expected.sort();
+    expected.dedup();
+    assert!(!expected.is_empty());
+    assert_eq!(listed, expected);
+    // A stale request changes nothing and gets an error.
+    rejected(
+        &mut s,
+        &format!(r#"{{"type":"analyse","session":"{SID}","k":3}}"#),
+        "stale position",
+    );
 }

@@ -72,8 +72,11 @@ S.loadText = loadText;
 
 function refreshUi() {
   const st = S.state;
-  const refused = st.status.startsWith("Refused");
-  setStatus(st.status, refused);
+  setStatus(st.status, false);
+  // The refusal line: the server's last refusal; an error stays until the game moves on.
+  if (st.refusal) setRefusal(refusalWords(st.refusal));
+  else if (S.shownK !== st.k || S.shownGame !== st.game) setRefusal("");
+  S.shownK = st.k; S.shownGame = st.game;
   $("b-undo").disabled = !st.can_undo;
   $("b-redo").disabled = !st.can_redo;
   $("b-redraw").disabled = st.busy;

@@ -20,7 +20,39 @@ function toggleMark(p) {
 }
 canvas.addEventListener("contextmenu", ev => { ev.preventDefault(); if (S.state) toggleMark(eventWorld(ev)); });
 let lastReach = 0;
+// How near a press must be to a spot to take it (world units): its disc and a margin, at least
+// 22 screen pixels so that a finger can take a small spot; a press farther away takes nothing.
+function reachOf(s) { return Math.max(2.5 * s.r + 6, 22 / (S.view.s || 1)); }
+function spotNear(p, filter) {
+  const s = nearestSpot(p, filter);
+  return s && dist(p, [s.x, s.y]) <= reachOf(s) ? s : null;
+}
+// Two fingers on the canvas: pinch to zoom the picture (and pan with them).
+const touches = new Map();
+function pinchStart() {
+  const [a, b] = [...touches.values()];
+  computeView();
+  const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  S.pinch = { d: Math.max(1, dist(a, b)), k: S.zoom && S.state && S.zoom.game === S.state.game ? S.zoom.k : 1, world: toWorld(mid[0], mid[1]), s0: S.view.s };
+  S.press = null; S.armed = null; S.lit = [];
+}
+function pinchMove() {
+  const [a, b] = [...touches.values()], pz = S.pinch, st = S.state;
+  if (!st) return;
+  const k = Math.min(8, Math.max(1, pz.k * dist(a, b) / pz.d));
+  const r = $("wrap").getBoundingClientRect();
+  const fit = pz.s0 / pz.k, s = fit * k, mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  // The world point under the fingers' midpoint stays under it.
+  S.zoom = k <= 1.001 ? null : { game: st.game, k, cx: pz.world[0] + (r.width / 2 - mid[0]) / s, cy: pz.world[1] + (r.height / 2 - mid[1]) / s };
+  draw();
+}
+function canvasPoint(ev) { const r = canvas.getBoundingClientRect(); return [ev.clientX - r.left, ev.clientY - r.top]; }
 canvas.addEventListener("pointerdown", ev => {
+  if (ev.pointerType === "touch") {
+    touches.set(ev.pointerId, canvasPoint(ev));
+    if (touches.size === 2) { pinchStart(); draw(); return; }
+    if (touches.size > 2) return;
+  }
   if (!S.state || ev.button !== 0) return;
   const p = eventWorld(ev);
   if (ev.shiftKey) { toggleMark(p); return; }
@@ -34,16 +66,31 @@ canvas.addEventListener("pointerdown", ev => {
     else { S.lit = []; draw(); }
     return;
   }
-  const s = nearestSpot(p, s => s.lives > 0);
+  // Only a press on or next to a spot starts a move; anywhere else, nothing happens.
+  const s = spotNear(p, () => true);
   if (!s) return;
-  canvas.setPointerCapture(ev.pointerId);
+  if (s.lives === 0) { setRefusal(`Spot ${s.id} has no life left: start from a spot that has one.`); return; }
+  try { canvas.setPointerCapture(ev.pointerId); } catch (e) { /* a pointer the browser does not track */ }
   S.press = { from: s.id, points: [p], length: 0 };
   S.lit = []; S.litFrom = null;
+  // A finger held still on a spot marks it (the touch screen's right-click).
+  if (ev.pointerType === "touch") {
+    const press = S.press;
+    setTimeout(() => {
+      if (S.press !== press || press.length * S.view.s > 8) return;
+      S.press = null; S.lit = []; S.litFrom = null;
+      toggleMark([s.x, s.y]);
+    }, 550);
+  }
   send({ type: "reach", k: S.state.k, from: s.id, toward: p });
   lastReach = performance.now();
   draw();
 });
 canvas.addEventListener("pointermove", ev => {
+  if (ev.pointerType === "touch" && touches.has(ev.pointerId)) {
+    touches.set(ev.pointerId, canvasPoint(ev));
+    if (touches.size === 2 && S.pinch) { pinchMove(); return; }
+  }
   if (!S.press) return;
   const p = eventWorld(ev), pts = S.press.points;
   S.press.length += dist(p, pts[pts.length - 1]);
@@ -57,42 +104,55 @@ canvas.addEventListener("pointermove", ev => {
   }
   draw();
 });
+function endTouch(ev) {
+  if (ev.pointerType !== "touch") return false;
+  const pinching = !!S.pinch;
+  touches.delete(ev.pointerId);
+  if (touches.size < 2) S.pinch = null;
+  return pinching;
+}
 canvas.addEventListener("pointerup", ev => {
-  if (!S.press) return;
+  if (endTouch(ev) || !S.press) return;
   const p = eventWorld(ev), press = S.press;
   S.press = null;
   press.points.push(p);
   const start = S.state.spots.find(x => x.id === press.from);
   const r = start ? start.r : 5;
   const dStart = start ? dist(p, [start.x, start.y]) : 0;
-  // Released nearer the start than any destination: a click (the destination comes with a
-  // second click), unless a long stroke came back to its start (a loop drawn by hand).
-  let dest = destination(p, press.from, false);
-  const loop = press.length > 8 * r + 40 && dStart <= 2.5 * r + 6 && S.lit.includes(press.from);
-  if (loop) dest = start;
-  else if (!dest || dist(p, [dest.x, dest.y]) >= dStart) {
+  const grab = start ? reachOf(start) : 20;
+  // A short press is a click: the spot is armed and the destination comes with a second click.
+  // Anything longer is a stroke: it is sent as a move or refused, and never arms a spot.
+  const clickish = press.length < Math.max(2 * grab, 4 * r + 12);
+  if (clickish && dStart <= grab) {
     // The side: where the press was off the spot's centre; a press on the very centre names
     // none (the router takes any side facing the destination).
     S.armed = { from: press.from, side: press.points.find(q => dist(q, [start.x, start.y]) > 1e-6) || null };
     draw();
     return;
   }
-  const side = press.points.find(q => dist(q, [start.x, start.y]) > r) || p;
-  // The side at the destination: the last stroke point off its disc (a release on the spot's
-  // centre says nothing about which of its sides the stroke came in by).
-  const rd = dest.r || 5, off = press.points.filter(q => dist(q, [dest.x, dest.y]) > rd);
-  const toSide = off.length ? off[off.length - 1] : p;
+  // A stroke that came back to its start is a loop drawn by hand; else it goes to the spot it
+  // ends on or next to (even one with no life left, so that the refusal names it).
+  const dest = dStart <= grab ? start : destination(p, press.from, false);
+  if (!dest) {
+    S.lit = []; S.litFrom = null;
+    setRefusal(`The curve from spot ${press.from} ended away from any spot: end it on the spot you want to reach.`);
+    draw();
+    return;
+  }
+  // The sides: the first and last points of the stroke clear of the end spots by the minimum
+  // clearance (the router's stroke starts there too); a short stroke falls back to the first
+  // and last points off the discs.
+  const d0 = (S.state.settings && S.state.settings.min_clearance) || 6;
+  const sideAt = (s, pts) => pts.find(q => dist(q, [s.x, s.y]) > s.r + d0 + 1) || pts.find(q => dist(q, [s.x, s.y]) > s.r) || p;
+  const side = sideAt(start, press.points);
+  const toSide = sideAt(dest, press.points.slice().reverse());
   request({ from: press.from, to: dest.id, stroke: press.points, from_side: side, to_side: toSide, marks: S.marks.slice() });
 });
-canvas.addEventListener("pointercancel", () => { S.press = null; draw(); });
-// The destination of a release at p: the spot whose disc it is on or next to (even if not lit,
-// so that the refusal says why), else the nearest lit destination.
+canvas.addEventListener("pointercancel", ev => { endTouch(ev); S.press = null; draw(); });
+// The destination of a release at p: the spot whose disc it is on or next to (any spot, so that
+// a refusal names the spot aimed at), else nothing.
 function destination(p, from, allowStart) {
-  const live = s => s.lives > 0 && (s.id !== from || allowStart);
-  const near = nearestSpot(p, live);
-  if (near && dist(p, [near.x, near.y]) <= 2.5 * near.r + 6) return near;
-  const lit = nearestSpot(p, s => S.lit.includes(s.id) && live(s));
-  return lit || near;
+  return spotNear(p, s => s.id !== from || allowStart);
 }
 function request(r) {
   S.lastRequest = r; S.marks = []; S.lit = []; S.litFrom = null;
@@ -100,7 +160,11 @@ function request(r) {
   draw();
 }
 window.addEventListener("keydown", ev => {
-  if (document.querySelector("dialog[open]")) return;
+  if (document.querySelector("dialog[open]:not(#d-over)")) return;
+  // Enter on a control, and Space in a box or a list, are that control's; Space anywhere else
+  // (a button just clicked too) stops the computer.
+  const control = sel => ev.target.closest && ev.target.closest(sel);
+  if ((ev.key === "Enter" && control("input, select, textarea, button, a")) || (ev.key === " " && control("input, select, textarea"))) return;
   if (ev.key === " ") { ev.preventDefault(); send({ type: "stop" }); }
   else if (ev.key === "Enter") {
     // The last refused move drawn the shortest way, without marks.

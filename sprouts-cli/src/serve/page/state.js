@@ -6,8 +6,11 @@ const KINDS = {
   "parity-sharp": { label: "Parity sharp", unit: "s a move", def: 2, spec: v => "parity-sharp:" + v + "s" },
   perfect: { label: "Perfect", unit: "s a move", def: 5, spec: v => "perfect:" + v + "s" },
 };
-const LIVES_COLOUR = ["#757575", "#ef6c00", "#1565c0", "#2e7d32"];
+// Spots are filled by their lives (no life: light grey, then yellow, violet, green), never in
+// the players' blue and red, which colour the curves and rings of the spots each player made.
+const LIVES_COLOUR = ["#bdbdbd", "#f9a825", "#8e24aa", "#2e7d32"];
 const COLOURS = ["Blue", "Red"];
+const PLAYER_COLOUR = ["#1565c0", "#c62828"];
 
 const $ = id => document.getElementById(id);
 const canvas = $("board"), ctx = canvas.getContext("2d");
@@ -20,5 +23,12 @@ const S = window.sprouts = {
   pic: null, queue: [], tween: null,
   // Counters for the tests: animation frames received and shown, pictures moved smoothly.
   stats: { framesIn: 0, framesShown: 0, tweens: 0 },
+  // Hooks for the page's features: S.on(type, fn) calls fn(message) after the page has handled
+  // every server message of that type ("state", "log", ...; "*" for all), so that a feature in
+  // its own script follows the game without editing the others.
+  hooks: {},
+  // The pinch zoom of the picture: scale and the world point at the view's centre (null: fit).
+  zoom: null,
 };
+S.on = (type, fn) => { (S.hooks[type] = S.hooks[type] || []).push(fn); };
 

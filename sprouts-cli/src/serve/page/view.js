@@ -13,6 +13,12 @@ function computeView() {
   // A margin round the drawing area, so that a spot on its edge is drawn whole.
   const m = Math.min(12, r.width / 20, r.height / 20);
   const s = Math.max(1e-3, Math.min((r.width - 2 * m) / st.width, (r.height - 2 * m) / st.height));
+  // Pinch zoom (input.js): the fitted scale times z, the world point (cx, cy) at the centre.
+  const z = S.zoom;
+  if (z && z.game === st.game) {
+    const sz = s * z.k;
+    return S.view = { s: sz, ox: r.width / 2 - z.cx * sz, oy: r.height / 2 - z.cy * sz };
+  }
   return S.view = { s, ox: (r.width - st.width * s) / 2, oy: (r.height - st.height * s) / 2 };
 }
 function toWorld(cx, cy) { const v = S.view; return [(cx - v.ox) / v.s, (cy - v.oy) / v.s]; }
@@ -24,7 +30,7 @@ S.toScreen = toScreen;
 
 // ---------- animation: the band relaxing, then the picture moving to its new places ----------
 const FRAME_MS = 33, FRAMES_MAX_MS = 1200, TWEEN_MS = 650;
-function picOf(st) { return { game: st.game, width: st.width, height: st.height, spots: st.spots, curves: st.curves, k: st.k }; }
+function picOf(st) { return { game: st.game, width: st.width, height: st.height, spots: st.spots, curves: st.curves, k: st.k, curve_moves: st.curve_moves }; }
 // A new state's picture: shown after the queued frames of the curve being drawn; if the spots
 // moved (the picture drawn afresh by Redraw or by the computer's ladder), it glides there. When
 // the page is behind by a move or more (computers playing fast), the earlier moves' frames are
@@ -79,7 +85,7 @@ function tweenPic(tw, t) {
     else { curves.push(Object.assign(c.slice(), { alpha: e })); if (o) fading.push(Object.assign(o.slice(), { alpha: 1 - e })); }
   });
   for (let i = tw.to.curves.length; i < tw.from.curves.length; i++) fading.push(Object.assign(tw.from.curves[i].slice(), { alpha: 1 - e }));
-  return { game: tw.to.game, width: tw.to.width, height: tw.to.height, k: tw.to.k, spots, curves: curves.concat(fading) };
+  return { game: tw.to.game, width: tw.to.width, height: tw.to.height, k: tw.to.k, spots, curves: curves.concat(fading), curve_moves: tw.to.curve_moves };
 }
 function tick() {
   if (!S.tween) return;
@@ -123,14 +129,22 @@ function draw() {
   const pic = S.tween ? tweenPic(S.tween, (performance.now() - S.tween.t0) / TWEEN_MS) : (S.pic || picOf(st));
   const px = 1 / v.s; // one screen pixel in world units
   ctx.lineCap = "round"; ctx.lineJoin = "round";
-  ctx.strokeStyle = "#222"; ctx.lineWidth = Math.max(1.6, 1.6 * px);
-  for (const c of pic.curves) {
-    if (!c.length) continue;
-    ctx.globalAlpha = c.alpha === undefined ? 1 : c.alpha;
-    ctx.beginPath(); ctx.moveTo(c[0][0], c[0][1]);
-    for (const p of c) ctx.bezierCurveTo(p[2], p[3], p[4], p[5], p[6], p[7]);
-    ctx.stroke();
-  }
+  // Each curve in the colour of the player who drew it; the last move's wider, over a halo.
+  const last = pic.k - 1, owner = moveOwner(st);
+  pic.curves.forEach((c, i) => {
+    if (!c.length) return;
+    const mv = pic.curve_moves ? pic.curve_moves[i] : null;
+    const alpha = c.alpha === undefined ? 1 : c.alpha;
+    const path = () => { ctx.beginPath(); ctx.moveTo(c[0][0], c[0][1]); for (const p of c) ctx.bezierCurveTo(p[2], p[3], p[4], p[5], p[6], p[7]); };
+    if (mv === last && mv !== null && mv >= 0) {
+      ctx.globalAlpha = 0.35 * alpha; ctx.strokeStyle = "#ffd600"; ctx.lineWidth = Math.max(7, 7 * px);
+      path(); ctx.stroke();
+    }
+    ctx.globalAlpha = alpha;
+    ctx.strokeStyle = mv === null || mv === undefined ? "#222" : PLAYER_COLOUR[owner(mv)];
+    ctx.lineWidth = mv === last ? Math.max(2.6, 2.6 * px) : Math.max(1.6, 1.6 * px);
+    path(); ctx.stroke();
+  });
   ctx.globalAlpha = 1;
   if (S.anim && S.anim.length > 1) polyline(S.anim, "#1565c0", 2 * px, [6 * px, 4 * px]);
   if (S.press && S.press.points.length > 1) polyline(S.press.points, "#888", 2 * px, []);
@@ -144,6 +158,11 @@ function draw() {
     ctx.globalAlpha = s.alpha === undefined ? 1 : s.alpha;
     ctx.beginPath(); ctx.arc(s.x, s.y, s.r, 0, 2 * Math.PI);
     ctx.fillStyle = LIVES_COLOUR[Math.min(3, s.lives)]; ctx.fill();
+    // A spot made by a move: ringed in its player's colour (the last move's ringed wider).
+    const made = st.start_spots !== undefined && s.id > st.start_spots ? s.id - st.start_spots - 1 : null;
+    ctx.lineWidth = (made === last ? 2.5 : 1.2) * px;
+    ctx.strokeStyle = made === null ? "#424242" : PLAYER_COLOUR[owner(made)];
+    ctx.stroke();
   }
   ctx.globalAlpha = 1;
   for (const id of S.marks) {
@@ -160,6 +179,8 @@ function draw() {
   ctx.fillStyle = "#444"; ctx.font = `${Math.max(9, 11 * px)}px system-ui, sans-serif`;
   for (const s of pic.spots) ctx.fillText(String(s.id), s.x + s.r + 2, s.y - s.r - 1);
 }
+// Which player made move i: the one who moved first, then in turn.
+function moveOwner(st) { const f = st.first || 0; return i => (f + i) % 2; }
 function polyline(pts, colour, width, dash) {
   ctx.beginPath(); ctx.moveTo(pts[0][0], pts[0][1]);
   for (const p of pts) ctx.lineTo(p[0], p[1]);
