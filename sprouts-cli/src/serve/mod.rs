@@ -424,7 +424,9 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
             let events = events.clone();
             tokio::task::spawn_blocking(move || {
                 // A panic in the solvers loses the answer, not the page.
-                if let Ok(result) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || analysis.run())) {
+                if let Ok(result) =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || analysis.run()))
+                {
                     let _ = events.send(Event::Analysed(Box::new(result)));
                 }
             });

@@ -19,8 +19,8 @@ use sprouts::{
 
 use super::analysis::{ANALYSIS_BUDGET, AnalysisJob, AnalysisResult};
 use super::protocol::{
-    ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg, SpotMsg,
-    StateMsg, WinningMoveMsg, decode,
+    ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg,
+    SpotMsg, StateMsg, WinningMoveMsg, decode,
 };
 
 impl Drop for Session {

@@ -973,7 +973,11 @@ fn a_hand_drawn_loop_is_drawn_as_the_stroke() {
     assert!(log.contains("(Stroke)"), "{log}");
     let st = last_state(&msgs);
     assert_eq!(st.k, 1, "{msgs:?}");
-    assert!(st.moves[0].contains(&format!("enclosing {}", b.id)), "{:?}", st.moves);
+    assert!(
+        st.moves[0].contains(&format!("enclosing {}", b.id)),
+        "{:?}",
+        st.moves
+    );
 }
 
 /// Who is winning: two spots (the second player wins: no winning move), three spots (the first
@@ -1025,13 +1029,20 @@ fn who_is_winning_and_the_hint() {
         winning,
         complete,
         ..
-    }) = msgs.iter().find(|m| matches!(m, ServerMsg::Analysis { .. }))
+    }) = msgs
+        .iter()
+        .find(|m| matches!(m, ServerMsg::Analysis { .. }))
     else {
         panic!("{msgs:?}")
     };
     assert_eq!(verdict, "Blue, to move, can win with best play");
     assert!(complete);
-    let mut listed: Vec<String> = winning.clone().expect("a hint").into_iter().map(|m| m.words).collect();
+    let mut listed: Vec<String> = winning
+        .clone()
+        .expect("a hint")
+        .into_iter()
+        .map(|m| m.words)
+        .collect();
     listed.sort();
     let pos = sprouts::topo::Position::new(3);
     let solver = sprouts::ai::solver::Solver::new(sprouts::ai::solver::SolverConfig::default());
