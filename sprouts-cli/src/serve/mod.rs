@@ -31,9 +31,11 @@ use rand::Rng;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
-use sprouts_net::page::{Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult};
+use sprouts_net::page::{
+    Job, JobResult, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,
+};
 use sprouts_net::relay::RelayConfig;
-use sprouts_net::relay::server::Relay;
+use sprouts_net::relay::server::{LocalLink, Relay};
 
 /// The page: one file, no external asset, assembled at compile time from its parts in `page/`
 /// (markup, style, and one script per concern, in the order they must run).
@@ -46,6 +48,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/game.js"),
     include_str!("page/view.js"),
     include_str!("page/input.js"),
+    include_str!("page/net.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );
@@ -131,6 +134,8 @@ pub(crate) struct ServerState {
     origins: Arc<Vec<String>>,
     /// One permit a page.
     pages: Arc<Semaphore>,
+    /// The relay, where a page's network game takes its seat (in this process).
+    relay: Option<Arc<Relay>>,
 }
 
 impl ServerState {
@@ -149,6 +154,7 @@ impl ServerState {
         ServerState {
             origins: Arc::new(origins),
             pages: Arc::new(Semaphore::new(max_pages as usize)),
+            relay: None,
         }
     }
 
@@ -215,10 +221,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.open {
         open_browser(&url);
     }
-    let app = app(
-        ServerState::new(addr, &args.allow_origin, args.max_pages),
-        &relay,
-    );
+    let mut state = ServerState::new(addr, &args.allow_origin, args.max_pages);
+    state.relay = Some(Arc::clone(&relay));
+    let app = app(state, &relay);
     let connections = Arc::new(Semaphore::new(args.max_connections as usize));
     let header_timeout = Duration::from_secs(args.header_timeout);
     let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
@@ -302,7 +307,7 @@ async fn ws_upgrade(
             .into_response();
     };
     ws.max_message_size(protocol::MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, permit))
+        .on_upgrade(move |socket| connection(socket, permit, state.relay))
 }
 
 /// Messages a page may send: a burst of [`BURST`], refilled at [`RATE`] a second.
@@ -347,7 +352,11 @@ enum Event {
 
 /// One page's connection: its session, its messages, its jobs. When it ends, the session is
 /// dropped, which stops its running job.
-async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
+async fn connection(
+    socket: WebSocket,
+    _permit: OwnedSemaphorePermit,
+    relay: Option<Arc<Relay>>,
+) {
     let (mut tx, mut rx) = socket.split();
     let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
     let (id, seed): (String, u64) = {
@@ -357,9 +366,21 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
     let mut session = Session::new(id, seed);
     let mut bucket = Bucket::new();
     let mut warned = false;
+    // The network game's connection to the relay, when the page plays one.
+    let mut link: Option<LocalLink> = None;
+    let mut ticker = tokio::time::interval(NET_TICK);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tracing::info!(session = session.id(), "page connected");
     loop {
         let reply = tokio::select! {
+            frame = from_relay(&mut link) => match frame {
+                Some(text) => session.relay_frame(&text),
+                None => {
+                    link = None;
+                    session.relay_closed()
+                }
+            },
+            _ = ticker.tick(), if session.net_active() => session.net_tick(),
             m = rx.next() => match m {
                 // Handling a message is quick: the router's and the players' work, and the
                 // building of a new or loaded game, come back as jobs run on tokio's blocking
@@ -374,19 +395,18 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
                     tracing::warn!(session = session.id(), "messages dropped: over {RATE} a second");
                     Reply {
                         msgs: vec![ServerMsg::Error { message: format!("too many messages: at most {RATE} a second; some were dropped") }],
-                        job: None, reach: None, setup: None,
+                        ..Reply::default()
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
-                    job: None,
-                    reach: None, setup: None,
+                    ..Reply::default()
                 },
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => continue,
             },
             Some(ev) = incoming.recv() => match ev {
-                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None },
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], ..Reply::default() },
                 Event::Done(result) => session.finish(*result),
                 Event::Reached(result) => session.finish_reach(result),
                 Event::Setup(result) => session.finish_setup(*result),
@@ -404,7 +424,12 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
         if let Some(setup) = reply.setup {
             spawn_setup(setup, events.clone());
         }
-        for msg in reply.msgs {
+        let mut msgs = reply.msgs;
+        if !reply.relay.is_empty() && !relay_commands(reply.relay, relay.as_ref(), &mut link).await {
+            link = None;
+            msgs.extend(session.relay_closed().msgs);
+        }
+        for msg in msgs {
             if tx.send(Message::Text(encode(&msg).into())).await.is_err() {
                 tracing::info!(session = session.id(), "page gone");
                 return;
@@ -412,6 +437,45 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
         }
     }
     tracing::info!(session = session.id(), "page disconnected");
+}
+
+/// How often a page's network game hears the clock (heartbeats, resends, reconnections).
+const NET_TICK: Duration = Duration::from_millis(250);
+
+/// The next frame from the relay, or never without a connection; `None` when it closed.
+async fn from_relay(link: &mut Option<LocalLink>) -> Option<String> {
+    match link {
+        Some(l) => l.from_relay.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Carries out a session's relay commands; false when the connection is gone.
+async fn relay_commands(
+    commands: Vec<RelayCmd>,
+    relay: Option<&Arc<Relay>>,
+    link: &mut Option<LocalLink>,
+) -> bool {
+    for c in commands {
+        match c {
+            RelayCmd::Open(first) => {
+                let Some(r) = relay else { return false };
+                let l = r.attach();
+                if l.to_relay.send(first).await.is_err() {
+                    return false;
+                }
+                *link = Some(l);
+            }
+            RelayCmd::Send(text) => {
+                let Some(l) = link.as_ref() else { continue };
+                if l.to_relay.send(text).await.is_err() {
+                    return false;
+                }
+            }
+            RelayCmd::Close => *link = None,
+        }
+    }
+    true
 }
 
 /// The words of a panic's payload.

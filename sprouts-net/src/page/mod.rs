@@ -15,6 +15,7 @@ mod session;
 mod tests;
 
 pub use session::{
+    RelayCmd,
     COLOURS, Job, JobResult, MAX_LOG_LINES, MAX_SPOTS, MAX_STROKE_POINTS, MAX_STROKE_POINTS_SENT,
     MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, Reply, Session, SetupJob, SetupResult,
     check_spec,

@@ -15,7 +15,7 @@ function onMessage(m) {
   switch (m.type) {
     case "welcome":
       S.session = m.session;
-      if (!S.state) newGame(defaultGame());
+      if (!S.state && !netResume()) newGame(defaultGame());
       break;
     case "state":
       S.state = m;
@@ -30,6 +30,7 @@ function onMessage(m) {
     case "error": S.errors.push(m.message); addLog("error: " + m.message); setStatus("Error: " + m.message, true); break;
     case "log": addLog(m.line); break;
     case "saved": S.lastSaved = m.json; download("sprouts-game.json", m.json, "application/json"); break;
+    case "net": onNet(m); break;
     case "log_text": S.lastLogText = m.text; download("sprouts-log.txt", m.text, "text/plain"); break;
   }
 }
