@@ -65,13 +65,19 @@ const net = page => page.evaluate(() => ({ net: window.sprouts.net, state: windo
 
 /** Waits until both pages show the same game at `k` moves (or any, when k is null), both seated,
  * the other side there, nothing waiting for an ack. */
-async function inStep(pages, k = null, timeout = 30000) {
+async function inStep(pages, k = null, timeout = 15000) {
   for (const p of pages) {
     await p.waitForFunction(k => {
       const S = window.sprouts;
       return S.net && S.net.active && S.net.link === "up" && S.net.peer_name && !S.net.waiting &&
         S.state && !S.state.busy && (k === null || S.state.k === k);
-    }, k, { timeout });
+    }, k, { timeout }).catch(async e => {
+      const seen = await Promise.all(pages.map(q => q.evaluate(() => ({
+        net: window.sprouts.net && Object.assign({}, window.sprouts.net, { back: undefined }),
+        k: window.sprouts.state && window.sprouts.state.k, log: window.sprouts.log.slice(-12),
+      })).catch(x => String(x))));
+      throw new Error(`not in step at ${k} moves: ${e.message}\n${JSON.stringify(seen, null, 1)}`);
+    });
   }
   const [a, b] = await Promise.all(pages.map(net));
   assert.equal(a.state.k, b.state.k, "both sides have played the same number of moves");
@@ -109,13 +115,17 @@ async function mover(pages) {
 }
 
 test("two browsers play a whole game through the relay: undo, a reload of each side, the server restarted", { timeout: 60000 }, async () => {
+  const t0 = Date.now();
+  const step = s => process.env.NET_TRACE && console.error(`step ${Date.now() - t0} ms: ${s}`);
   server = await serve(0);
+  step("served");
   browser = await H.launch();
   const host = await player("Alice", server.url);
   await host.waitForFunction(() => window.sprouts.state);
   await host.evaluate(() => window.sprouts.netHost("Alice", 4, "normal"));
   await host.waitForFunction(() => window.sprouts.net && window.sprouts.net.room);
   const room = (await net(host)).net.room;
+  step("room " + room);
   assert.match(room, /^[0-9a-f]{32}$/);
   // The Net menu shows the code and the link.
   await host.click("#b-net");
@@ -124,6 +134,7 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
   await host.keyboard.press("Escape");
 
   const guest = await player("Bob", server.url + "?join=" + room);
+  step("guest opened");
   const pages = [host, guest];
   let [h, g] = await inStep(pages, 0);
   assert.equal(h.net.peer_name, "Bob");
@@ -137,6 +148,7 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
   assert.equal(h.state.spots.length, 4);
 
   // Two moves, then the guest takes back the last one (its own... or the host's: whoever made it).
+  step('await move(host); await inStep');
   await move(host); await inStep(pages, 1);
   await move(guest); await inStep(pages, 2);
   await guest.evaluate(() => send({ type: "undo", k: window.sprouts.state.k }));
@@ -148,10 +160,12 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
 
   await move(guest); await inStep(pages, 2);
   // A reload of each side: the page comes back to its seat and its game.
+  step('await guest.reload();');
   await guest.reload();
   [h, g] = await inStep(pages, 2);
   assert.equal(g.net.role, "guest");
   await move(await mover(pages)); await inStep(pages, 3);
+  step('await host.reload();');
   await host.reload();
   [h, g] = await inStep(pages, 3);
   assert.equal(h.net.role, "host");
@@ -159,12 +173,14 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
   // The server (and the relay in it) stopped and started again on the same port and store: both
   // pages come back by themselves and go on with the same game.
   const before = h.state.glop;
+  step('await stop(server);');
   await stop(server);
   server = await serve(server.port);
   [h, g] = await inStep(pages, 3);
   assert.equal(h.state.glop, before);
   assert.equal(g.state.glop, before);
 
+  step('// To the end of the game.');
   // To the end of the game.
   let guard = 0;
   for (;;) {
@@ -173,6 +189,7 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
     assert.ok(guard++ < 20, "a 4-spot game lasts at most 11 moves");
     await move(await mover(pages));
   }
+  step('[h, g] = await inStep(pages);\n');
   [h, g] = await inStep(pages);
   assert.ok(h.state.over && g.state.over);
   assert.equal(h.state.winner, g.state.winner);

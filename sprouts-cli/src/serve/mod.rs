@@ -1,6 +1,6 @@
 //! `sprouts serve` (and `sprouts` with no arguments): the web UI.
 //!
-//! An axum server on 127.0.0.1 serves one self-contained page (HTML, CSS and JavaScript in one
+//! An axum server on 127.0.0.1 (or the address `--bind` gives) serves one self-contained page (HTML, CSS and JavaScript in one
 //! file, compiled into the binary) and a WebSocket at `/ws`. Every WebSocket connection is its
 //! own [`sprouts_net::page::Session`]: the page's game lives on the server, in Rust (boards, players,
 //! drawing), and one page can never reach another's game, which is not even addressable from a
@@ -12,7 +12,7 @@
 //! (`sprouts_net::relay::server`), so that two players who open the same server play each
 //! other; its rooms are kept in memory, or in the file `--relay-db` names.
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -56,7 +56,7 @@ pub(crate) const PAGE: &str = concat!(
 /// Arguments of `sprouts serve`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
-    /// The port to listen on (127.0.0.1 only); if it is taken, the next free one is used. 0
+    /// The port to listen on; if it is taken, the next free one is used. 0
     /// lets the system choose.
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -80,6 +80,11 @@ pub(crate) struct ServeArgs {
     /// restart loses no move; without it they are kept in memory.
     #[arg(long, value_name = "FILE")]
     pub relay_db: Option<std::path::PathBuf>,
+    /// The address to listen on: 127.0.0.1 (this computer only) unless told otherwise, e.g.
+    /// `0.0.0.0` for a LAN; pages opened by another name than a loopback one need
+    /// `--allow-origin http://NAME:PORT`.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
 }
 
 impl ServeArgs {
@@ -93,6 +98,7 @@ impl ServeArgs {
             max_pages: 64,
             header_timeout: 10,
             relay_db: None,
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
         }
     }
 }
@@ -110,11 +116,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 /// Binds the asked port or the next free one.
-pub(crate) async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+pub(crate) async fn bind(ip: IpAddr, port: u16) -> anyhow::Result<tokio::net::TcpListener> {
     let mut last = None;
     let tries = if port == 0 { 1 } else { PORT_TRIES };
     for p in (0..tries).filter_map(|i| port.checked_add(i)) {
-        match tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, p))).await {
+        match tokio::net::TcpListener::bind(SocketAddr::new(ip, p)).await {
             Ok(l) => return Ok(l),
             Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => last = Some(e),
             Err(e) => return Err(e).with_context(|| format!("cannot listen on port {p}")),
@@ -214,7 +220,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let relay = Relay::open(args.relay_db.as_deref(), RelayConfig::default())
         .context("cannot open the relay's store")?;
     relay.spawn_expiry();
-    let listener = bind(args.port).await?;
+    let listener = bind(args.bind, args.port).await?;
     let addr = listener.local_addr().context("no local address")?;
     let url = format!("http://{addr}/");
     println!("Sprouts is being served at {url} (Ctrl+C stops it)");
@@ -352,11 +358,7 @@ enum Event {
 
 /// One page's connection: its session, its messages, its jobs. When it ends, the session is
 /// dropped, which stops its running job.
-async fn connection(
-    socket: WebSocket,
-    _permit: OwnedSemaphorePermit,
-    relay: Option<Arc<Relay>>,
-) {
+async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit, relay: Option<Arc<Relay>>) {
     let (mut tx, mut rx) = socket.split();
     let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
     let (id, seed): (String, u64) = {
@@ -425,7 +427,8 @@ async fn connection(
             spawn_setup(setup, events.clone());
         }
         let mut msgs = reply.msgs;
-        if !reply.relay.is_empty() && !relay_commands(reply.relay, relay.as_ref(), &mut link).await {
+        if !reply.relay.is_empty() && !relay_commands(reply.relay, relay.as_ref(), &mut link).await
+        {
             link = None;
             msgs.extend(session.relay_closed().msgs);
         }

@@ -9,14 +9,15 @@
 //! session, or asks for something the rules do not allow gets an `error` (or a `refused` for a
 //! move the picture cannot take) and changes nothing.
 
+#[cfg(test)]
+mod net_tests;
 pub mod protocol;
 mod session;
 #[cfg(test)]
 mod tests;
 
 pub use session::{
-    RelayCmd,
     COLOURS, Job, JobResult, MAX_LOG_LINES, MAX_SPOTS, MAX_STROKE_POINTS, MAX_STROKE_POINTS_SENT,
-    MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, Reply, Session, SetupJob, SetupResult,
+    MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,
     check_spec,
 };

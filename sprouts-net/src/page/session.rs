@@ -794,7 +794,11 @@ impl Session {
             return Self::error("the game is over");
         }
         match self.net_my_turn() {
-            Some(false) => return Self::error("it is the other player's turn, or the other side has not yet acknowledged"),
+            Some(false) => {
+                return Self::error(
+                    "it is the other player's turn, or the other side has not yet acknowledged",
+                );
+            }
             Some(true) => {}
             None if !g.game.human_to_move() => {
                 return Self::error("it is the computer's turn, not a person's");
@@ -1260,12 +1264,29 @@ impl Session {
 /// Why a message is refused while the page plays a network game (`None`: it is taken).
 fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
     match msg {
-        ClientMsg::Redo { .. } => Some("no redo in a network game: a move undone is gone on both sides"),
-        ClientMsg::Load { .. } => Some("a network game cannot be replaced by a loaded one: leave it first"),
+        ClientMsg::Redo { .. } => {
+            Some("no redo in a network game: a move undone is gone on both sides")
+        }
+        ClientMsg::Load { .. } => {
+            Some("a network game cannot be replaced by a loaded one: leave it first")
+        }
         ClientMsg::Players { .. } => Some("in a network game each side is a person"),
         ClientMsg::Pause { .. } => Some("a network game between people has nothing to pause"),
-        ClientMsg::Settings { .. } => Some("the drawing settings of a network game are those it started with"),
-        ClientMsg::NewGame { .. } | ClientMsg::NetHost { .. } | ClientMsg::NetJoin { .. } | ClientMsg::Hello { .. } | ClientMsg::Reach { .. } | ClientMsg::Draw { .. } | ClientMsg::Redraw { .. } | ClientMsg::Undo { .. } | ClientMsg::Stop { .. } | ClientMsg::Save { .. } | ClientMsg::SaveLog { .. } | ClientMsg::NetLeave { .. } => None,
+        ClientMsg::Settings { .. } => {
+            Some("the drawing settings of a network game are those it started with")
+        }
+        ClientMsg::NewGame { .. }
+        | ClientMsg::NetHost { .. }
+        | ClientMsg::NetJoin { .. }
+        | ClientMsg::Hello { .. }
+        | ClientMsg::Reach { .. }
+        | ClientMsg::Draw { .. }
+        | ClientMsg::Redraw { .. }
+        | ClientMsg::Undo { .. }
+        | ClientMsg::Stop { .. }
+        | ClientMsg::Save { .. }
+        | ClientMsg::SaveLog { .. }
+        | ClientMsg::NetLeave { .. } => None,
     }
 }
 

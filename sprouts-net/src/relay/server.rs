@@ -408,7 +408,8 @@ async fn connection(relay: Arc<Relay>, socket: WebSocket) {
         Ok(Message::Close(_)) | Err(_) => Frame::Closed,
         Ok(_) => Frame::Other,
     });
-    let tx = tx.with(|text: String| std::future::ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
+    let tx = tx
+        .with(|text: String| std::future::ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
     serve_frames(relay, rx, tx).await;
 }
 

@@ -268,7 +268,10 @@ impl Session {
         reply.relay.push(RelayCmd::Open(side.join_frame()));
         let role = side.role;
         self.net = Some(side);
-        self.note(format!("network: joining the room as the {role}"), &mut msgs);
+        self.note(
+            format!("network: joining the room as the {role}"),
+            &mut msgs,
+        );
         self.net_outputs(Vec::new(), msgs, reply)
     }
 
@@ -538,15 +541,17 @@ impl Session {
 
     /// Carries out the peer's outputs: frames for the relay, notices in the log; then the
     /// page's game set to the peer's, and the state and the net message.
-    fn net_outputs(&mut self, outs: Vec<Output>, mut msgs: Vec<ServerMsg>, mut reply: Reply) -> Reply {
+    fn net_outputs(
+        &mut self,
+        outs: Vec<Output>,
+        mut msgs: Vec<ServerMsg>,
+        mut reply: Reply,
+    ) -> Reply {
         let mut refusal = None;
         for out in outs {
             match out {
                 Output::Send(m) => {
-                    let joined = self
-                        .net
-                        .as_ref()
-                        .is_some_and(|s| s.conn == Conn::Joined);
+                    let joined = self.net.as_ref().is_some_and(|s| s.conn == Conn::Joined);
                     // Before the seat is taken a message goes nowhere: the peer sends its
                     // action again once connected.
                     if joined {
@@ -684,8 +689,8 @@ impl Session {
 
     /// Whether the page's undo is possible in a network game.
     pub(super) fn net_can_undo(&self) -> Option<bool> {
-        self.net.as_ref().map(|s| {
-            !s.peer.waiting() && s.peer.game().is_some_and(|g| !g.moves().is_empty())
-        })
+        self.net
+            .as_ref()
+            .map(|s| !s.peer.waiting() && s.peer.game().is_some_and(|g| !g.moves().is_empty()))
     }
 }
