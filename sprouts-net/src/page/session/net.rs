@@ -359,7 +359,10 @@ impl Session {
         let mut events = Vec::new();
         match msg {
             RelayOut::Joined {
-                room, seat, token, ..
+                room,
+                seat,
+                token,
+                peer,
             } if seat == side.role => {
                 let Ok(code) = room.parse::<RoomCode>() else {
                     return Reply::default();
@@ -369,6 +372,7 @@ impl Session {
                 side.token = Some(token);
                 side.conn = Conn::Joined;
                 events.push(Event::Connected);
+                events.push(Event::PeerPresent(peer));
                 if first {
                     self.note(format!("network: room {code} opened"), &mut msgs);
                 }
