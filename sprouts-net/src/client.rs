@@ -175,7 +175,7 @@ struct Client {
     archive: Vec<GameRecord>,
     restarts: u64,
     /// A person's side: told the position when it is to move.
-    on_turn: Option<Box<dyn FnMut(&Position) + Send>>,
+    on_turn: Option<OnTurn>,
     /// The action count and move count of the last position shown to the person.
     turn_shown: Option<(u64, usize)>,
 }
@@ -193,8 +193,11 @@ pub struct Person {
     /// The person's actions, in order (other events are ignored).
     pub actions: mpsc::UnboundedReceiver<Event>,
     /// Hears the position each time the person is to move.
-    pub on_turn: Box<dyn FnMut(&Position) + Send>,
+    pub on_turn: OnTurn,
 }
+
+/// What hears the position each time a person is to move.
+pub type OnTurn = Box<dyn FnMut(&Position) + Send>;
 
 impl std::fmt::Debug for Person {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
