@@ -148,7 +148,7 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
   assert.equal(h.state.spots.length, 4);
 
   // Two moves, then the guest takes back the last one (its own... or the host's: whoever made it).
-  step('await move(host); await inStep');
+  step("first moves");
   await move(host); await inStep(pages, 1);
   await move(guest); await inStep(pages, 2);
   await guest.evaluate(() => send({ type: "undo", k: window.sprouts.state.k }));
@@ -160,12 +160,12 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
 
   await move(guest); await inStep(pages, 2);
   // A reload of each side: the page comes back to its seat and its game.
-  step('await guest.reload();');
+  step("guest reload");
   await guest.reload();
   [h, g] = await inStep(pages, 2);
   assert.equal(g.net.role, "guest");
   await move(await mover(pages)); await inStep(pages, 3);
-  step('await host.reload();');
+  step("host reload");
   await host.reload();
   [h, g] = await inStep(pages, 3);
   assert.equal(h.net.role, "host");
@@ -173,14 +173,14 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
   // The server (and the relay in it) stopped and started again on the same port and store: both
   // pages come back by themselves and go on with the same game.
   const before = h.state.glop;
-  step('await stop(server);');
+  step("server restart");
   await stop(server);
   server = await serve(server.port);
   [h, g] = await inStep(pages, 3);
   assert.equal(h.state.glop, before);
   assert.equal(g.state.glop, before);
 
-  step('// To the end of the game.');
+  step("to the end");
   // To the end of the game.
   let guard = 0;
   for (;;) {
@@ -189,7 +189,7 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
     assert.ok(guard++ < 20, "a 4-spot game lasts at most 11 moves");
     await move(await mover(pages));
   }
-  step('[h, g] = await inStep(pages);\n');
+  step("game over");
   [h, g] = await inStep(pages);
   assert.ok(h.state.over && g.state.over);
   assert.equal(h.state.winner, g.state.winner);
