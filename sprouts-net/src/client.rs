@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use sprouts::topo::Position;
 use sprouts::{Convention, GameRecord, JobDone, Limits};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -173,12 +174,35 @@ struct Client {
     /// Games finished before a restart.
     archive: Vec<GameRecord>,
     restarts: u64,
+    /// A person's side: told the position when it is to move.
+    on_turn: Option<OnTurn>,
+    /// The action count and move count of the last position shown to the person.
+    turn_shown: Option<(u64, usize)>,
 }
 
 /// What the inner loop saw.
 enum Next {
     Reconnect,
     Done,
+}
+
+/// A person playing this side (its seat [`sprouts::Seat::Human`]): told the position each
+/// time it is to move, it answers with [`Event::Move`] (a move of that position) or
+/// [`Event::Undo`] on `actions`.
+pub struct Person {
+    /// The person's actions, in order (other events are ignored).
+    pub actions: mpsc::UnboundedReceiver<Event>,
+    /// Hears the position each time the person is to move.
+    pub on_turn: OnTurn,
+}
+
+/// What hears the position each time a person is to move.
+pub type OnTurn = Box<dyn FnMut(&Position) + Send>;
+
+impl std::fmt::Debug for Person {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Person")
+    }
 }
 
 /// Plays through the relay until the script's games are over on both sides (or the
@@ -189,9 +213,27 @@ enum Next {
 /// [`ClientError`].
 pub async fn play(
     config: ClientConfig,
+    on_room: impl FnMut(RoomCode) + Send,
+    on_notice: impl FnMut(&Notice) + Send,
+) -> Result<Outcome, ClientError> {
+    play_as(config, None, on_room, on_notice).await
+}
+
+/// [`play`], with a person at this side when `person` is given (the side's seat must then be
+/// [`sprouts::Seat::Human`]).
+///
+/// # Errors
+/// [`ClientError`].
+pub async fn play_as(
+    config: ClientConfig,
+    person: Option<Person>,
     mut on_room: impl FnMut(RoomCode) + Send,
     mut on_notice: impl FnMut(&Notice) + Send,
 ) -> Result<Outcome, ClientError> {
+    let (mut person_rx, on_turn) = match person {
+        Some(p) => (Some(p.actions), Some(p.on_turn)),
+        None => (None, None),
+    };
     let seed = config.faults.as_ref().map_or(config.peer.seed, |f| f.seed);
     let mut client = Client {
         peer: Peer::new(config.peer.clone()),
@@ -213,6 +255,8 @@ pub async fn play(
         peer_left: false,
         archive: Vec::new(),
         restarts: 0,
+        on_turn,
+        turn_shown: None,
     };
     let (job_tx, mut job_rx) = mpsc::unbounded_channel::<(u64, u64, JobDone)>();
     let mut backoff = Duration::from_millis(20);
@@ -238,7 +282,14 @@ pub async fn play(
         backoff = Duration::from_millis(20);
         client.connections += 1;
         match client
-            .connected(ws, &job_tx, &mut job_rx, &mut on_room, &mut on_notice)
+            .connected(
+                ws,
+                &job_tx,
+                &mut job_rx,
+                &mut person_rx,
+                &mut on_room,
+                &mut on_notice,
+            )
             .await?
         {
             Next::Reconnect => {
@@ -288,6 +339,7 @@ impl Client {
         mut ws: Ws,
         job_tx: &mpsc::UnboundedSender<(u64, u64, JobDone)>,
         job_rx: &mut mpsc::UnboundedReceiver<(u64, u64, JobDone)>,
+        person_rx: &mut Option<mpsc::UnboundedReceiver<Event>>,
         on_room: &mut (impl FnMut(RoomCode) + Send),
         on_notice: &mut (impl FnMut(&Notice) + Send),
     ) -> Result<Next, ClientError> {
@@ -390,6 +442,13 @@ impl Client {
                     }
                     events.push(Event::Tick);
                 },
+                Some(action) = person_action(person_rx) => {
+                    if matches!(action, Event::Move(_) | Event::Undo) {
+                        // Shown again after an action that changed nothing.
+                        self.turn_shown = None;
+                        events.push(action);
+                    }
+                }
                 Some((epoch, ticket, done)) = job_rx.recv() => {
                     if epoch == self.restarts {
                         self.job_running = false;
@@ -520,6 +579,14 @@ impl Client {
             self.undos += 1;
             return Some(Event::Undo);
         }
+        if let Some(on_turn) = self.on_turn.as_mut() {
+            let now = (peer.actions(), game.moves().len());
+            if peer.local_turn() && self.turn_shown != Some(now) {
+                self.turn_shown = Some(now);
+                on_turn(game.position());
+            }
+            return None;
+        }
         if !self.job_running
             && let Some((ticket, job)) = peer.computer_job()
         {
@@ -612,6 +679,14 @@ impl Client {
         }
         let p = (f.cuts_per_second * self.config.tick.as_secs_f64()).clamp(0.0, 1.0);
         self.rng.random_bool(p)
+    }
+}
+
+/// The person's next action, or never without a person.
+async fn person_action(rx: &mut Option<mpsc::UnboundedReceiver<Event>>) -> Option<Event> {
+    match rx {
+        Some(r) => r.recv().await,
+        None => std::future::pending().await,
     }
 }
 

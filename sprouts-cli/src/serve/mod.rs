@@ -1,6 +1,6 @@
 //! `sprouts serve` (and `sprouts` with no arguments): the web UI.
 //!
-//! An axum server on 127.0.0.1 serves one self-contained page (HTML, CSS and JavaScript in one
+//! An axum server on 127.0.0.1 (or the address `--bind` gives) serves one self-contained page (HTML, CSS and JavaScript in one
 //! file, compiled into the binary) and a WebSocket at `/ws`. Every WebSocket connection is its
 //! own [`sprouts_net::page::Session`]: the page's game lives on the server, in Rust (boards, players,
 //! drawing), and one page can never reach another's game, which is not even addressable from a
@@ -12,7 +12,7 @@
 //! (`sprouts_net::relay::server`), so that two players who open the same server play each
 //! other; its rooms are kept in memory, or in the file `--relay-db` names.
 
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,10 +32,10 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
 use sprouts_net::page::{
-    AnalysisResult, Job, JobResult, ReachResult, Reply, Session, SetupJob, SetupResult,
+    AnalysisResult, Job, JobResult, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,
 };
 use sprouts_net::relay::RelayConfig;
-use sprouts_net::relay::server::Relay;
+use sprouts_net::relay::server::{LocalLink, Relay};
 
 /// The page: one file, no external asset, assembled at compile time from its parts in `page/`
 /// (markup, style, and one script per concern, in the order they must run).
@@ -51,6 +51,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/keep.js"),
     include_str!("page/guide.js"),
     include_str!("page/verdict.js"),
+    include_str!("page/net.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );
@@ -58,7 +59,7 @@ pub(crate) const PAGE: &str = concat!(
 /// Arguments of `sprouts serve`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
-    /// The port to listen on (127.0.0.1 only); if it is taken, the next free one is used. 0
+    /// The port to listen on; if it is taken, the next free one is used. 0
     /// lets the system choose.
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -82,6 +83,11 @@ pub(crate) struct ServeArgs {
     /// restart loses no move; without it they are kept in memory.
     #[arg(long, value_name = "FILE")]
     pub relay_db: Option<std::path::PathBuf>,
+    /// The address to listen on: 127.0.0.1 (this computer only) unless told otherwise, e.g.
+    /// `0.0.0.0` for a LAN; pages opened by another name than a loopback one need
+    /// `--allow-origin http://NAME:PORT`.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
 }
 
 impl ServeArgs {
@@ -95,6 +101,7 @@ impl ServeArgs {
             max_pages: 64,
             header_timeout: 10,
             relay_db: None,
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
         }
     }
 }
@@ -112,11 +119,11 @@ pub(crate) fn run(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 /// Binds the asked port or the next free one.
-pub(crate) async fn bind(port: u16) -> anyhow::Result<tokio::net::TcpListener> {
+pub(crate) async fn bind(ip: IpAddr, port: u16) -> anyhow::Result<tokio::net::TcpListener> {
     let mut last = None;
     let tries = if port == 0 { 1 } else { PORT_TRIES };
     for p in (0..tries).filter_map(|i| port.checked_add(i)) {
-        match tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, p))).await {
+        match tokio::net::TcpListener::bind(SocketAddr::new(ip, p)).await {
             Ok(l) => return Ok(l),
             Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => last = Some(e),
             Err(e) => return Err(e).with_context(|| format!("cannot listen on port {p}")),
@@ -136,6 +143,8 @@ pub(crate) struct ServerState {
     origins: Arc<Vec<String>>,
     /// One permit a page.
     pages: Arc<Semaphore>,
+    /// The relay, where a page's network game takes its seat (in this process).
+    relay: Option<Arc<Relay>>,
 }
 
 impl ServerState {
@@ -154,6 +163,7 @@ impl ServerState {
         ServerState {
             origins: Arc::new(origins),
             pages: Arc::new(Semaphore::new(max_pages as usize)),
+            relay: None,
         }
     }
 
@@ -213,17 +223,16 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let relay = Relay::open(args.relay_db.as_deref(), RelayConfig::default())
         .context("cannot open the relay's store")?;
     relay.spawn_expiry();
-    let listener = bind(args.port).await?;
+    let listener = bind(args.bind, args.port).await?;
     let addr = listener.local_addr().context("no local address")?;
     let url = format!("http://{addr}/");
     println!("Sprouts is being served at {url} (Ctrl+C stops it)");
     if args.open {
         open_browser(&url);
     }
-    let app = app(
-        ServerState::new(addr, &args.allow_origin, args.max_pages),
-        &relay,
-    );
+    let mut state = ServerState::new(addr, &args.allow_origin, args.max_pages);
+    state.relay = Some(Arc::clone(&relay));
+    let app = app(state, &relay);
     let connections = Arc::new(Semaphore::new(args.max_connections as usize));
     let header_timeout = Duration::from_secs(args.header_timeout);
     let mut stop = std::pin::pin!(tokio::signal::ctrl_c());
@@ -307,7 +316,7 @@ async fn ws_upgrade(
             .into_response();
     };
     ws.max_message_size(protocol::MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, permit))
+        .on_upgrade(move |socket| connection(socket, permit, state.relay))
 }
 
 /// Messages a page may send: a burst of [`BURST`], refilled at [`RATE`] a second.
@@ -356,7 +365,7 @@ enum Event {
 
 /// One page's connection: its session, its messages, its jobs. When it ends, the session is
 /// dropped, which stops its running job.
-async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
+async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit, relay: Option<Arc<Relay>>) {
     let (mut tx, mut rx) = socket.split();
     let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
     let (id, seed): (String, u64) = {
@@ -366,9 +375,21 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
     let mut session = Session::new(id, seed);
     let mut bucket = Bucket::new();
     let mut warned = false;
+    // The network game's connection to the relay, when the page plays one.
+    let mut link: Option<LocalLink> = None;
+    let mut ticker = tokio::time::interval(NET_TICK);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     tracing::info!(session = session.id(), "page connected");
     loop {
         let reply = tokio::select! {
+            frame = from_relay(&mut link) => match frame {
+                Some(text) => session.relay_frame(&text),
+                None => {
+                    link = None;
+                    session.relay_closed()
+                }
+            },
+            _ = ticker.tick(), if session.net_active() => session.net_tick(),
             m = rx.next() => match m {
                 // Handling a message is quick: the router's and the players' work, and the
                 // building of a new or loaded game, come back as jobs run on tokio's blocking
@@ -389,19 +410,18 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
                     tracing::warn!(session = session.id(), "messages dropped: over {RATE} a second");
                     Reply {
                         msgs: vec![ServerMsg::Error { message: format!("too many messages: at most {RATE} a second; some were dropped") }],
-                        job: None, reach: None, setup: None, analysis: None,
+                        ..Reply::default()
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
-                    job: None,
-                    reach: None, setup: None, analysis: None,
+                    ..Reply::default()
                 },
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => continue,
             },
             Some(ev) = incoming.recv() => match ev {
-                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None, analysis: None },
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], ..Reply::default() },
                 Event::Done(result) => session.finish(*result),
                 Event::Reached(result) => session.finish_reach(result),
                 Event::Setup(result) => session.finish_setup(*result),
@@ -431,7 +451,13 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
                 }
             });
         }
-        for msg in reply.msgs {
+        let mut msgs = reply.msgs;
+        if !reply.relay.is_empty() && !relay_commands(reply.relay, relay.as_ref(), &mut link).await
+        {
+            link = None;
+            msgs.extend(session.relay_closed().msgs);
+        }
+        for msg in msgs {
             if tx.send(Message::Text(encode(&msg).into())).await.is_err() {
                 tracing::info!(session = session.id(), "page gone");
                 return;
@@ -439,6 +465,45 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
         }
     }
     tracing::info!(session = session.id(), "page disconnected");
+}
+
+/// How often a page's network game hears the clock (heartbeats, resends, reconnections).
+const NET_TICK: Duration = Duration::from_millis(250);
+
+/// The next frame from the relay, or never without a connection; `None` when it closed.
+async fn from_relay(link: &mut Option<LocalLink>) -> Option<String> {
+    match link {
+        Some(l) => l.from_relay.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Carries out a session's relay commands; false when the connection is gone.
+async fn relay_commands(
+    commands: Vec<RelayCmd>,
+    relay: Option<&Arc<Relay>>,
+    link: &mut Option<LocalLink>,
+) -> bool {
+    for c in commands {
+        match c {
+            RelayCmd::Open(first) => {
+                let Some(r) = relay else { return false };
+                let l = r.attach();
+                if l.to_relay.send(first).await.is_err() {
+                    return false;
+                }
+                *link = Some(l);
+            }
+            RelayCmd::Send(text) => {
+                let Some(l) = link.as_ref() else { continue };
+                if l.to_relay.send(text).await.is_err() {
+                    return false;
+                }
+            }
+            RelayCmd::Close => *link = None,
+        }
+    }
+    true
 }
 
 /// The words of a panic's payload.

@@ -59,13 +59,15 @@ impl AnalysisJob {
     /// Runs the solvers (blocking; call it off the async threads).
     pub fn run(self) -> AnalysisResult {
         let limits = Limits::time(ANALYSIS_BUDGET).with_stop(Arc::clone(&self.stop));
+        // A solver that cannot start (no thread for it) knows nothing: every verdict unknown.
         let normal = Solver::new(SolverConfig {
             threads: 1,
             ..SolverConfig::default()
-        });
+        })
+        .ok();
         let misere = MisereSproutsSolver::new();
         let outcome = |p: &Position| match self.convention {
-            Convention::Normal => normal.outcome(p, &limits).value,
+            Convention::Normal => normal.as_ref().and_then(|n| n.outcome(p, &limits).value),
             Convention::Misere => misere.outcome(p, &limits).value,
         };
         let verdict = outcome(&self.position);

@@ -10,6 +10,8 @@
 //! move the picture cannot take) and changes nothing.
 
 mod analysis;
+#[cfg(test)]
+mod net_tests;
 pub mod protocol;
 mod session;
 #[cfg(test)]
@@ -18,6 +20,6 @@ mod tests;
 pub use analysis::{ANALYSIS_BUDGET, AnalysisJob, AnalysisResult, WinningMove};
 pub use session::{
     COLOURS, Job, JobResult, MAX_LOG_LINES, MAX_SPOTS, MAX_STROKE_POINTS, MAX_STROKE_POINTS_SENT,
-    MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, Reply, Session, SetupJob, SetupResult,
+    MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,
     check_spec,
 };

@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::peer::Role;
+
 /// The protocol's version: the page and the server must agree on it.
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -207,6 +209,97 @@ pub enum ClientMsg {
         /// Player 1 and player 2.
         players: [PlayerSpec; 2],
     },
+    /// Opens a network room as its host (Net menu, Host) and starts a game in it; the
+    /// server answers `net` with the room's code.
+    NetHost {
+        /// Session id.
+        session: String,
+        /// The name the other player sees.
+        name: String,
+        /// Spots of the first game.
+        spots: u32,
+        /// Normal or misère play.
+        convention: ConventionName,
+        /// The drawing area's size in world pixels.
+        width: f64,
+        /// See `width`.
+        height: f64,
+    },
+    /// Takes a seat in a network room (Net menu, Join; the link `?join=CODE`; or a page
+    /// coming back to its room after a reload).
+    NetJoin {
+        /// Session id.
+        session: String,
+        /// The name the other player sees.
+        name: String,
+        /// The room's code.
+        room: String,
+        /// The seat held before (with its token), when coming back.
+        #[serde(default)]
+        back: Option<NetBack>,
+        /// The drawing area's size in world pixels.
+        width: f64,
+        /// See `width`.
+        height: f64,
+    },
+    /// Leaves the network game (the room stays: the code takes the seat back).
+    NetLeave {
+        /// Session id.
+        session: String,
+    },
+}
+
+/// What a page keeps to come back to its seat in a network room (from `net`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetBack {
+    /// The seat.
+    pub role: Role,
+    /// The relay's token for the seat.
+    pub token: String,
+    /// The last relay message received.
+    pub after: u64,
+    /// The game as it stood at the last settled action, if there was one.
+    #[serde(default)]
+    pub kept: Option<NetKept>,
+}
+
+/// A network game as a page keeps it: the game record (with this side's picture) at action
+/// `n`, whose id is `last`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetKept {
+    /// The game record's JSON text.
+    pub record: String,
+    /// The action number.
+    pub n: u64,
+    /// The action's id.
+    pub last: u64,
+}
+
+/// Where the page's network game stands (after anything about it changed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetMsg {
+    /// Whether the page is in a network game at all (false after leaving).
+    pub active: bool,
+    /// The room's code, once the relay gave it.
+    pub room: Option<String>,
+    /// This side's seat.
+    pub role: Role,
+    /// What takes the seat back, with the game to come back with: the page keeps it for a
+    /// reload.
+    pub back: Option<NetBack>,
+    /// The connection: `connecting`, `up` (the other side there), `away` (the other side
+    /// not connected), `down` (the relay unreachable, trying again), `refused`.
+    pub link: String,
+    /// The other player's name, once it said hello.
+    pub peer_name: Option<String>,
+    /// Whether this side's action waits for the other side's ack (the page is greyed).
+    pub waiting: bool,
+    /// Whether the local person may move now.
+    pub my_turn: bool,
+    /// The connection and turn in words, for the status line.
+    pub status: String,
 }
 
 /// A spot as the page draws it.
@@ -299,7 +392,10 @@ impl ClientMsg {
             | ClientMsg::SaveLog { session }
             | ClientMsg::Load { session, .. }
             | ClientMsg::Settings { session, .. }
-            | ClientMsg::Players { session, .. } => Some(session),
+            | ClientMsg::Players { session, .. }
+            | ClientMsg::NetHost { session, .. }
+            | ClientMsg::NetJoin { session, .. }
+            | ClientMsg::NetLeave { session } => Some(session),
         }
     }
 }
@@ -380,6 +476,8 @@ pub enum ServerMsg {
         /// The text.
         text: String,
     },
+    /// The network game's state (Net menu).
+    Net(Box<NetMsg>),
 }
 
 /// A winning move of a hint.

@@ -18,6 +18,9 @@ use sprouts::{
 };
 
 use super::analysis::{ANALYSIS_BUDGET, AnalysisJob, AnalysisResult};
+mod net;
+pub use net::RelayCmd;
+
 use super::protocol::{
     ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg,
     SpotMsg, StateMsg, WinningMoveMsg, decode,
@@ -113,6 +116,8 @@ pub struct Job {
     stop: Arc<AtomicBool>,
     /// How long to wait before the work (a game between computers at a page's pace).
     delay: std::time::Duration,
+    /// A network game's job: the peer's ticket, its result going to the peer.
+    net: Option<u64>,
 }
 
 /// What a [`Job`] came to.
@@ -120,6 +125,7 @@ pub struct Job {
 pub struct JobResult {
     generation: u64,
     done: JobDone,
+    net: Option<u64>,
 }
 
 impl JobResult {
@@ -129,6 +135,7 @@ impl JobResult {
         JobResult {
             generation: ticket.0,
             done: JobDone::failed(ticket.1.0, ticket.1.1, what),
+            net: None,
         }
     }
 }
@@ -157,6 +164,7 @@ impl Job {
         JobResult {
             generation: self.generation,
             done: self.job.run(&limits, observer),
+            net: self.net,
         }
     }
 }
@@ -177,6 +185,8 @@ pub struct Reply {
     /// Who is winning, to find off the async threads; the result goes to
     /// [`Session::finish_analysis`].
     pub analysis: Option<AnalysisJob>,
+    /// What to do with the network game's relay connection, in order.
+    pub relay: Vec<RelayCmd>,
 }
 
 impl Reply {
@@ -350,6 +360,12 @@ pub struct Session {
     pace_ms: u32,
     /// The stop flag of the analysis out, if any (a newer request stops it).
     analysing: Option<Arc<AtomicBool>>,
+    /// The network game, when the page plays one.
+    net: Option<net::NetSide>,
+    /// A network game coming back with a kept game, while the loader rebuilds it.
+    net_resume: Option<net::NetResume>,
+    /// The game number of the network game shown.
+    net_game_number: u32,
 }
 
 impl Session {
@@ -371,6 +387,9 @@ impl Session {
             reach_next: None,
             pace_ms: 0,
             analysing: None,
+            net: None,
+            net_resume: None,
+            net_game_number: 0,
         }
     }
 
@@ -444,8 +463,43 @@ impl Session {
                 "this message is for another session: a page can act only on its own game",
             );
         }
+        if self.in_net()
+            && let Some(refusal) = net_refusal(&msg)
+        {
+            return Self::error(refusal);
+        }
         match msg {
             ClientMsg::Hello { .. } => unreachable!("handled above"),
+            ClientMsg::NetHost {
+                name,
+                spots,
+                convention,
+                width,
+                height,
+                ..
+            } => self.net_host(&name, spots, convention, width, height),
+            ClientMsg::NetJoin {
+                name,
+                room,
+                back,
+                width,
+                height,
+                ..
+            } => self.net_join(&name, &room, back, width, height),
+            ClientMsg::NetLeave { .. } => self.net_leave(),
+            ClientMsg::NewGame {
+                spots,
+                convention,
+                first,
+                ..
+            } if self.net.is_some() => self.net_new_game(
+                spots,
+                first,
+                match convention {
+                    ConventionName::Normal => Convention::Normal,
+                    ConventionName::Misere => Convention::Misere,
+                },
+            ),
             ClientMsg::NewGame {
                 spots,
                 convention,
@@ -468,6 +522,16 @@ impl Session {
                 marks,
                 ..
             } => self.draw(k, from, to, stroke, from_side, to_side, marks),
+            ClientMsg::Redraw { k, .. } if self.net.is_some() => match self.current(k) {
+                Ok(_) if self.running.is_none() => self.net_redraw(),
+                Ok(_) => Self::error("busy: a move is being made"),
+                Err(r) => Self::error(r),
+            },
+            ClientMsg::Undo { k, .. } if self.net.is_some() => match self.current(k) {
+                Ok(_) if self.running.is_none() => self.net_undo(),
+                Ok(_) => Self::error("busy: a move is being made"),
+                Err(r) => Self::error(r),
+            },
             ClientMsg::Redraw { k, .. } => self.redraw(k),
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
@@ -603,6 +667,9 @@ impl Session {
     pub fn finish_setup(&mut self, result: SetupResult) -> Reply {
         if result.generation != self.setup_generation {
             return Reply::default();
+        }
+        if self.net_resume.is_some() {
+            return self.net_resumed(result.outcome.map(|(g, _)| g));
         }
         let (game, saved_log) = match result.outcome {
             Ok(g) => g,
@@ -763,8 +830,17 @@ impl Session {
         if g.game.is_over() {
             return Self::error("the game is over");
         }
-        if !g.game.human_to_move() {
-            return Self::error("it is the computer's turn, not a person's");
+        match self.net_my_turn() {
+            Some(false) => {
+                return Self::error(
+                    "it is the other player's turn, or the other side has not yet acknowledged",
+                );
+            }
+            Some(true) => {}
+            None if !g.game.human_to_move() => {
+                return Self::error("it is the computer's turn, not a person's");
+            }
+            None => {}
         }
         let (from, to) = match (Self::spot_id(g, from), Self::spot_id(g, to)) {
             (Ok(a), Ok(b)) => (a, b),
@@ -817,6 +893,9 @@ impl Session {
             enclose: (!enclose.is_empty()).then_some(enclose),
             stroke: (stroke.len() >= 2).then(|| stroke.into_iter().map(pt).collect()),
         };
+        if self.net.is_some() {
+            return self.net_draw(HumanInput::Request(request));
+        }
         match g.game.human_job(HumanInput::Request(request)) {
             Ok(job) => self.run_job(job),
             Err(e) => Self::error(e.to_string()),
@@ -856,6 +935,7 @@ impl Session {
             job,
             stop,
             delay: std::time::Duration::ZERO,
+            net: None,
         }
     }
 
@@ -928,6 +1008,16 @@ impl Session {
         }])
     }
 
+    /// Hands a network game's job to the server, with the state (now busy).
+    fn run_net_job(&mut self, job: sprouts::Job, ticket: u64) -> Reply {
+        let mut job = self.wrap(job);
+        job.net = Some(ticket);
+        let mut reply = Reply::default();
+        reply.msgs.extend(self.state());
+        reply.job = Some(job);
+        reply
+    }
+
     /// The board changed (or may have): reach answers for the old one are dropped.
     fn changed(&mut self) {
         self.version += 1;
@@ -951,6 +1041,9 @@ impl Session {
             return Reply::default();
         }
         self.running = None;
+        if let Some(ticket) = result.net {
+            return self.net_finish(ticket, result.done);
+        }
         let Some(g) = &mut self.game else {
             return Reply::default();
         };
@@ -1205,7 +1298,7 @@ impl Session {
             spots,
             curves,
             to_move: g.to_move(),
-            human_to_move: g.game.human_to_move(),
+            human_to_move: self.net_my_turn().unwrap_or_else(|| g.game.human_to_move()),
             over: g.game.is_over(),
             winner: g.winner(),
             status: self.status_line(g),
@@ -1218,8 +1311,8 @@ impl Session {
                 .iter()
                 .map(|c| c.origin.map(|o| o.move_index))
                 .collect(),
-            can_undo: g.game.can_undo(),
-            can_redo: g.game.can_redo(),
+            can_undo: self.net_can_undo().unwrap_or_else(|| g.game.can_undo()),
+            can_redo: self.net.is_none() && g.game.can_redo(),
             paused: g.paused,
             busy: self.running.is_some(),
             players: g.players(),
@@ -1237,6 +1330,14 @@ impl Session {
     /// The status line (spec 5.8, 4.2): whose turn, lives, bounds on the moves left, a proved
     /// verdict, the last refusal; the winner when the game is over.
     fn status_line(&self, g: &PageGame) -> String {
+        match self.net_words() {
+            Some(net) => format!("{net} · {}", self.game_words(g)),
+            None => self.game_words(g),
+        }
+    }
+
+    /// The game's part of the status line.
+    fn game_words(&self, g: &PageGame) -> String {
         let pos = g.game.position();
         let w = g.board().drawing().world();
         if let Some(winner) = g.game.winner() {
@@ -1278,6 +1379,38 @@ impl Session {
         }
         parts.push(format!("Drawing area is {} x {}", w.width, w.height));
         parts.join(" · ")
+    }
+}
+
+/// Why a message is refused while the page plays a network game (`None`: it is taken).
+fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
+    match msg {
+        ClientMsg::Redo { .. } => {
+            Some("no redo in a network game: a move undone is gone on both sides")
+        }
+        ClientMsg::Load { .. } => {
+            Some("a network game cannot be replaced by a loaded one: leave it first")
+        }
+        ClientMsg::Players { .. } => Some("in a network game each side is a person"),
+        ClientMsg::Pause { .. } => Some("a network game between people has nothing to pause"),
+        ClientMsg::Settings { .. } => {
+            Some("the drawing settings of a network game are those it started with")
+        }
+        ClientMsg::NewGame { .. }
+        | ClientMsg::NetHost { .. }
+        | ClientMsg::NetJoin { .. }
+        | ClientMsg::Hello { .. }
+        | ClientMsg::Reach { .. }
+        | ClientMsg::Draw { .. }
+        | ClientMsg::Redraw { .. }
+        | ClientMsg::Undo { .. }
+        | ClientMsg::Stop { .. }
+        | ClientMsg::Save { .. }
+        | ClientMsg::SaveLog { .. }
+        | ClientMsg::NetLeave { .. }
+        | ClientMsg::Pace { .. }
+        | ClientMsg::Analyse { .. }
+        | ClientMsg::Snapshot { .. } => None,
     }
 }
 

@@ -28,9 +28,11 @@ use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sprouts::draw::{LadderOptions, SavedStart, Settings, WorldSize};
+use sprouts::draw::{FreshOptions, LadderOptions, SavedStart, Settings, WorldSize};
 use sprouts::topo::{Move, MoveNotation, Position};
-use sprouts::{Convention, Game, GameError, GameRecord, Job, JobDone, JobEvent, Seat, SeatRecord};
+use sprouts::{
+    Convention, Game, GameError, GameRecord, HumanInput, Job, JobDone, JobEvent, Seat, SeatRecord,
+};
 
 use super::protocol::{
     Body, GameWhy, ID_BOUND, MAX_NET_SPOTS, PEER_PROTOCOL_VERSION, PeerMsg, Role, WireMove, decode,
@@ -126,6 +128,16 @@ pub enum Event {
         /// The job's result.
         done: Box<JobDone>,
     },
+    /// The local person's move drawn by this side's own router (a job of
+    /// [`Peer::person_job`]), or the picture drawn afresh ([`Peer::redraw_job`]), with that
+    /// job's ticket. A move the router could not draw changes nothing
+    /// ([`Notice::NotDrawn`]).
+    Drawn {
+        /// The ticket that came with the job.
+        ticket: u64,
+        /// The job's result.
+        done: Box<JobDone>,
+    },
     /// The local player leaves: a last heartbeat (where this side stands) and a bye.
     Leave,
 }
@@ -207,6 +219,11 @@ pub enum Notice {
         /// Its reason.
         reason: String,
     },
+    /// The local person's move could not be drawn here: nothing changed.
+    NotDrawn {
+        /// Why.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for Notice {
@@ -239,6 +256,7 @@ impl std::fmt::Display for Notice {
                 write!(f, "cannot play with the other side: {detail}")
             }
             Notice::PeerLeft { reason } => write!(f, "the other side left ({reason})"),
+            Notice::NotDrawn { reason } => write!(f, "not drawn: {reason}"),
         }
     }
 }
@@ -434,6 +452,67 @@ impl Peer {
         Some((self.generation, job))
     }
 
+    /// The job that draws the local person's move with this side's router, with its ticket,
+    /// when the person may move; its result goes back as [`Event::Drawn`].
+    ///
+    /// # Errors
+    /// Not this side's turn (or a computer plays it, or an action waits for its ack), or the
+    /// game refuses the input (the reason in words).
+    pub fn person_job(&self, input: HumanInput) -> Result<(u64, Job), String> {
+        if !self.config.player.is_human() {
+            return Err("a computer plays this side".into());
+        }
+        if self.pending.is_some() {
+            return Err("waiting for the other side to acknowledge".into());
+        }
+        if !self.local_turn() {
+            return Err("it is the other side's turn".into());
+        }
+        let game = self.game.as_ref().ok_or("there is no game")?;
+        let job = game.human_job(input).map_err(|e| e.to_string())?;
+        Ok((self.generation, job))
+    }
+
+    /// The job that draws this side's picture afresh (a change of the picture only, which the
+    /// other side never sees), with its ticket; its result goes back as [`Event::Drawn`].
+    ///
+    /// # Errors
+    /// No game, no picture, or an action waits for its ack.
+    pub fn redraw_job(&self, options: FreshOptions) -> Result<(u64, Job), String> {
+        if self.pending.is_some() {
+            return Err("waiting for the other side to acknowledge".into());
+        }
+        let game = self.game.as_ref().ok_or("there is no game")?;
+        let job = game.redraw_job(options).map_err(|e| e.to_string())?;
+        Ok((self.generation, job))
+    }
+
+    /// A side that comes back with a game it kept (a page reloaded, a server restarted):
+    /// `game` stands at action `n`, whose id is `last` (both from [`Peer::committed`] when
+    /// the game was kept). Its history before `n` is gone: a side that needs older actions
+    /// gets the whole game.
+    pub fn resume(config: PeerConfig, game: Game, n: u64, last: u64) -> Peer {
+        let mut peer = Peer::new(config);
+        peer.game = Some(game);
+        peer.n = n;
+        peer.base = n;
+        peer.base_id = last;
+        peer.generation = 1;
+        peer
+    }
+
+    /// The last action settled here (not waiting for its ack): its number and id, which
+    /// [`Peer::resume`] takes back with the game.
+    pub fn committed(&self) -> (u64, u64) {
+        let n = self.n - u64::from(self.pending.is_some());
+        (n, self.id_at(n).unwrap_or(0))
+    }
+
+    /// Whether the transport last said the other side is there.
+    pub fn peer_present(&self) -> bool {
+        self.peer_present
+    }
+
     /// The record of the game here, without picture or log (what a repair sends).
     pub fn record(&self) -> Option<GameRecord> {
         self.game.as_ref().map(net_record)
@@ -480,6 +559,11 @@ impl Peer {
             Event::Computed { ticket, done } => {
                 if ticket == self.generation {
                     self.computed(now, *done, &mut out);
+                }
+            }
+            Event::Drawn { ticket, done } => {
+                if ticket == self.generation {
+                    self.drawn(now, *done, &mut out);
                 }
             }
             Event::Leave => {
@@ -545,6 +629,31 @@ impl Peer {
                 }));
             }
             Err(e) => tracing::debug!("the computer's move was not played: {e}"),
+        }
+    }
+
+    fn drawn(&mut self, now: Duration, done: JobDone, out: &mut Vec<Output>) {
+        if self.pending.is_some() {
+            return;
+        }
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        let before = Box::new(game.clone());
+        match game.finish(done) {
+            Ok(JobEvent::Moved(played)) => {
+                let k = game.moves().len();
+                self.record_local(now, before, WireMove::of(&played.notation), out);
+                out.push(Output::Notice(Notice::Played {
+                    by: self.config.role,
+                    k,
+                    words: played.words,
+                }));
+            }
+            Ok(JobEvent::Redrawn(_)) | Err(GameError::Stale) => {}
+            Err(e) => out.push(Output::Notice(Notice::NotDrawn {
+                reason: e.to_string(),
+            })),
         }
     }
 

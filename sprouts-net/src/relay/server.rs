@@ -391,8 +391,74 @@ async fn upgrade(State(relay): State<Arc<Relay>>, ws: WebSocketUpgrade) -> impl 
         .on_upgrade(move |socket| connection(relay, socket))
 }
 
-/// One client's connection.
+/// What a connection reads: a text frame, something else to refuse, or the end.
+enum Frame {
+    Text(String),
+    Binary,
+    Other,
+    Closed,
+}
+
+/// One client's connection over a WebSocket.
 async fn connection(relay: Arc<Relay>, socket: WebSocket) {
+    let (tx, rx) = socket.split();
+    let rx = rx.map(|m| match m {
+        Ok(Message::Text(t)) => Frame::Text(t.as_str().to_owned()),
+        Ok(Message::Binary(_)) => Frame::Binary,
+        Ok(Message::Close(_)) | Err(_) => Frame::Closed,
+        Ok(_) => Frame::Other,
+    });
+    let tx = tx
+        .with(|text: String| std::future::ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
+    serve_frames(relay, rx, tx).await;
+}
+
+/// One connection inside this process ([`Relay::attach`]).
+pub struct LocalLink {
+    /// Frames for the relay (text of [`RelayIn`]); dropping it ends the connection.
+    pub to_relay: mpsc::Sender<String>,
+    /// Frames from the relay (text of [`RelayOut`]); `None` once the relay closed it.
+    pub from_relay: mpsc::Receiver<String>,
+}
+
+impl std::fmt::Debug for LocalLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LocalLink")
+    }
+}
+
+impl Relay {
+    /// A connection to this relay from the same process, as a WebSocket client's would be
+    /// (the same frames, limits and rooms), without a socket: `sprouts serve` seats its own
+    /// pages' sessions this way.
+    pub fn attach(self: &Arc<Relay>) -> LocalLink {
+        let (to_relay, mut inbox) = mpsc::channel::<String>(64);
+        let (outbox, from_relay) = mpsc::channel::<String>(OUT_QUEUE);
+        let rx = futures_util::stream::poll_fn(move |cx| {
+            inbox
+                .poll_recv(cx)
+                .map(|m| Some(m.map_or(Frame::Closed, Frame::Text)))
+        });
+        let tx = futures_util::sink::unfold(outbox, |outbox, text: String| async move {
+            outbox.send(text).await.map_err(|_| ())?;
+            Ok::<_, ()>(outbox)
+        });
+        tokio::spawn(serve_frames(Arc::clone(self), rx, tx));
+        LocalLink {
+            to_relay,
+            from_relay,
+        }
+    }
+}
+
+/// One client's connection: its frames in, the relay's frames out.
+async fn serve_frames<R, W>(relay: Arc<Relay>, rx: R, tx: W)
+where
+    R: futures_util::Stream<Item = Frame>,
+    W: futures_util::Sink<String>,
+{
+    let mut rx = std::pin::pin!(rx);
+    let mut tx = std::pin::pin!(tx);
     let conn = relay.next_conn.fetch_add(1, Ordering::Relaxed);
     let config = relay.config();
     let (out_tx, mut out_rx) = mpsc::channel::<Outgoing>(OUT_QUEUE);
@@ -402,13 +468,12 @@ async fn connection(relay: Arc<Relay>, socket: WebSocket) {
         .expect("not poisoned")
         .insert(conn, out_tx);
     let mut closing = relay.closing.subscribe();
-    let (mut tx, mut rx) = socket.split();
     let mut bucket = Bucket::new(&config, relay.started.elapsed());
     let mut seat: Option<(RoomCode, Role)> = None;
     loop {
         let replies: Vec<RelayOut> = tokio::select! {
             frame = rx.next() => match frame {
-                Some(Ok(Message::Text(text))) => {
+                Some(Frame::Text(text)) => {
                     relay.counters.frames_in.fetch_add(1, Ordering::Relaxed);
                     let result = if bucket.take(&config, relay.started.elapsed()) {
                         match decode_in(text.as_str(), &config) {
@@ -423,16 +488,16 @@ async fn connection(relay: Arc<Relay>, socket: WebSocket) {
                         vec![RelayOut::from(&e)]
                     })
                 }
-                Some(Ok(Message::Binary(_))) => {
+                Some(Frame::Binary) => {
                     vec![RelayOut::from(&RelayError::Bad("send JSON text frames".into()))]
                 }
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => continue,
+                Some(Frame::Closed) | None => break,
+                Some(Frame::Other) => continue,
             },
             out = out_rx.recv() => match out {
                 Some(Outgoing::Frame(text)) => {
                     relay.counters.frames_out.fetch_add(1, Ordering::Relaxed);
-                    if tx.send(Message::Text(text.into())).await.is_err() {
+                    if tx.send(text).await.is_err() {
                         break;
                     }
                     continue;
@@ -442,7 +507,7 @@ async fn connection(relay: Arc<Relay>, socket: WebSocket) {
                         code: super::ErrorCode::Replaced,
                         message: "this seat was taken by a newer connection".into(),
                     };
-                    let _ = tx.send(Message::Text(bye.encode().into())).await;
+                    let _ = tx.send(bye.encode()).await;
                     seat = None;
                     break;
                 }
@@ -452,7 +517,7 @@ async fn connection(relay: Arc<Relay>, socket: WebSocket) {
         };
         for r in replies {
             relay.counters.frames_out.fetch_add(1, Ordering::Relaxed);
-            if tx.send(Message::Text(r.encode().into())).await.is_err() {
+            if tx.send(r.encode()).await.is_err() {
                 break;
             }
         }

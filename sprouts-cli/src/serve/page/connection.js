@@ -24,8 +24,9 @@ function onMessage(m) {
   switch (m.type) {
     case "welcome":
       S.session = m.session; S.retries = 0;
-      // The last game kept by the page (keep.js) comes back; else a new game.
-      if (!(S.resume && S.resume())) newGame(defaultGame());
+      // A network game this tab was in (net.js), else the last game kept by the page (keep.js),
+      // else a new game.
+      if (!netResume() && !(S.resume && S.resume())) newGame(defaultGame());
       break;
     case "state":
       S.state = m;
@@ -40,6 +41,7 @@ function onMessage(m) {
     case "error": S.errors.push(m.message); addLog("error: " + m.message); setRefusal(errorWords(m.message)); break;
     case "log": addLog(m.line); break;
     case "saved": S.lastSaved = m.json; download("sprouts-game.json", m.json, "application/json"); break;
+    case "net": onNet(m); break;
     case "log_text": S.lastLogText = m.text; download("sprouts-log.txt", m.text, "text/plain"); break;
   }
   for (const fn of (S.hooks[m.type] || []).concat(S.hooks["*"] || [])) fn(m);

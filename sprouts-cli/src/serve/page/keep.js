@@ -15,7 +15,8 @@ S.on("snapshot", m => {
 });
 // Asks for a snapshot when a state shows a game at rest that differs from the one kept.
 S.on("state", st => {
-  if (st.busy || S.resuming) return;
+  // A network game is kept by net.js (its seat in the room), not as a game of this page's own.
+  if (st.busy || S.resuming || sessionStorage.getItem(NET_KEY)) return;
   const key = st.game + ":" + st.k + ":" + st.moves.length + ":" + st.over + ":" + JSON.stringify(st.settings) + ":" + JSON.stringify(st.players);
   if (key === S.keptKey) return;
   S.keptKey = key;
