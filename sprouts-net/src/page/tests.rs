@@ -1045,7 +1045,8 @@ fn who_is_winning_and_the_hint() {
         .collect();
     listed.sort();
     let pos = sprouts::topo::Position::new(3);
-    let solver = sprouts::ai::solver::Solver::new(sprouts::ai::solver::SolverConfig::default());
+    let solver = sprouts::ai::solver::Solver::new(sprouts::ai::solver::SolverConfig::default())
+        .expect("the solver starts");
     let mut expected: Vec<String> = pos
         .distinct_moves()
         .filter(|mv| {
