@@ -292,7 +292,10 @@ mod tests {
         // Sleeping uses (almost) no CPU time ...
         std::thread::sleep(Duration::from_millis(200));
         let slept = clock.now() - start;
-        assert!(slept < Duration::from_millis(100), "{slept:?} of CPU while asleep");
+        assert!(
+            slept < Duration::from_millis(100),
+            "{slept:?} of CPU while asleep"
+        );
         // ... and spinning uses it.
         let wall = Instant::now();
         let mut x = 0u64;
@@ -300,12 +303,22 @@ mod tests {
             x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
         }
         let worked = clock.now() - start - slept;
-        assert!(worked > Duration::from_millis(30), "{worked:?} of CPU while spinning");
+        assert!(
+            worked > Duration::from_millis(30),
+            "{worked:?} of CPU while spinning"
+        );
         // A deadline in CPU seconds is not reached by waiting.
-        let limits = Limits::none().with_clock(Clock::cpu()).with_time(Duration::from_secs(5));
+        let limits = Limits::none()
+            .with_clock(Clock::cpu())
+            .with_time(Duration::from_secs(5));
         std::thread::sleep(Duration::from_millis(50));
         assert!(!limits.exceeded(0));
-        assert!(Limits::none().with_clock(Clock::cpu()).with_time(Duration::ZERO).exceeded(0));
+        assert!(
+            Limits::none()
+                .with_clock(Clock::cpu())
+                .with_time(Duration::ZERO)
+                .exceeded(0)
+        );
     }
 
     #[test]

@@ -31,10 +31,15 @@ pub(crate) struct MisereArgs {
     /// `--time` counts seconds of wall time rather than CPU time.
     #[arg(long, requires = "time")]
     pub(crate) wall: bool,
-    /// Worker threads: the misère search runs on one (see below); any other number is refused
-    /// with the reason.
+    /// Worker threads: the misère search runs on one; any other number is refused with the
+    /// reason.
     #[arg(long)]
     pub(crate) threads: Option<usize>,
+    /// Memory for the search's tables of positions (`4G`, `512M`, bytes); proven positions are
+    /// kept longest. Default: a quarter of the machine's memory. The lands met and their
+    /// canonical trees are not bounded (see `docs/solver.md`).
+    #[arg(long, value_name = "SIZE")]
+    pub(crate) memory: Option<String>,
     /// Give up on a position after this many nodes ("unknown").
     #[arg(long)]
     pub(crate) nodes: Option<u64>,
@@ -119,7 +124,12 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
     }
     let limits = || solve::limits(args.nodes, args.time, args.wall);
     limits()?;
-    let mut config = MisereConfig::default();
+    let mut config = MisereConfig {
+        table_bytes: Some(
+            usize::try_from(solve::memory_budget(args.memory.as_deref())?).unwrap_or(usize::MAX),
+        ),
+        ..MisereConfig::default()
+    };
     if let Some(lives) = args.tree_lives {
         config.tree_lives = input::bounded("--tree-lives", lives, 0, MAX_TREE_LIVES)?;
     }
@@ -164,8 +174,14 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
         if args.stats {
             let stats = solver.stats();
             eprintln!(
-                "{name}: {} lands, {} land trees, {} trees, {} proven positions",
-                stats.lands, stats.land_trees, stats.trees, stats.table
+                "{name}: {} lands, {} land trees, {} trees, {} proven positions ({} bytes of \
+                 tables, {} dropped)",
+                stats.lands,
+                stats.land_trees,
+                stats.trees,
+                stats.table,
+                stats.table_bytes,
+                stats.evicted
             );
         }
     }

@@ -64,6 +64,11 @@ pub(crate) struct SolveArgs {
     /// `--time` counts seconds of wall time rather than CPU time.
     #[arg(long, requires = "time")]
     wall: bool,
+    /// Memory for the solver's tables, every one of them (`4G`, `512M`, bytes): the table of
+    /// proved facts gets half and is the last to forget. Default: a quarter of the machine's
+    /// memory. The search's own frames and the program come on top.
+    #[arg(long, value_name = "SIZE")]
+    memory: Option<String>,
     /// Solve the smaller lands of a split outright when first met, rather than inside the
     /// proof-number search (same verdicts, other node counts).
     #[arg(long, conflicts_with = "misere")]
@@ -141,11 +146,27 @@ pub(crate) fn limits(nodes: Option<u64>, time: Option<f64>, wall: bool) -> anyho
     Ok(limits)
 }
 
-fn make_solver(threads: Option<usize>, settle_lands: bool) -> anyhow::Result<Solver> {
+/// The memory `--memory` gives the tables: the size given, or a quarter of the machine's memory
+/// (2 GiB where it cannot be read).
+pub(crate) fn memory_budget(memory: Option<&str>) -> anyhow::Result<u64> {
+    const MOST: u64 = 1 << 50;
+    match memory {
+        Some(text) => input::bytes("--memory", text, SolverConfig::MIN_MEMORY as u64, MOST),
+        None => Ok(input::machine_memory().map_or(2 << 30, |m| m / 4)),
+    }
+}
+
+fn make_solver(
+    threads: Option<usize>,
+    settle_lands: bool,
+    memory: Option<&str>,
+) -> anyhow::Result<Solver> {
+    let budget = usize::try_from(memory_budget(memory)?).unwrap_or(usize::MAX);
     let mut config = SolverConfig {
         interleave_lands: !settle_lands,
         ..SolverConfig::default()
-    };
+    }
+    .within_memory(budget);
     if let Some(t) = input::threads(threads)? {
         config.threads = t;
     }
@@ -286,6 +307,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             time: args.time,
             wall: args.wall,
             threads: args.threads,
+            memory: args.memory,
             nodes: args.nodes,
             json: args.json,
             tree_lives: None,
@@ -321,7 +343,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.export {
         check_output(path)?;
     }
-    let solver = make_solver(args.threads, args.settle_lands)?;
+    let solver = make_solver(args.threads, args.settle_lands, args.memory.as_deref())?;
     if let Some(db) = &db {
         load_db(&solver, db)?;
     }
@@ -422,7 +444,7 @@ pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
         writeln!(out, "  {l}")?;
     }
     writeln!(out, "distinct moves: {}", children.len())?;
-    let solver = make_solver(args.threads, false)?;
+    let solver = make_solver(args.threads, false, None)?;
     let limits = limits(None, Some(args.time), true)?;
     let nimber = with_progress(&solver, "analyse", || solver.nimber(&pos, &limits));
     match nimber.value {

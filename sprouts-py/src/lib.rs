@@ -353,10 +353,15 @@ impl PySolver {
 
     /// The facts these tables hold that `base`'s do not, as a database image (`bytes`): what
     /// searches on a solver loaded from `base`'s image proved.
-    fn changed_since<'py>(&self, py: Python<'py>, base: &PySolver) -> PyResult<Bound<'py, PyBytes>> {
+    fn changed_since<'py>(
+        &self,
+        py: Python<'py>,
+        base: &PySolver,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let (a, b) = (&self.inner, &base.inner);
         let mut image = Vec::new();
-        py.detach(|| a.save_changed(b, &mut image)).map_err(db_error)?;
+        py.detach(|| a.save_changed(b, &mut image))
+            .map_err(db_error)?;
         Ok(PyBytes::new(py, &image))
     }
 

@@ -697,7 +697,11 @@ mod tests {
     #[test]
     fn save_changed_writes_what_a_search_proved_beyond_its_base() {
         let base = solver();
-        assert!(base.outcome(&Position::new(4), &Limits::none()).value.is_some());
+        assert!(
+            base.outcome(&Position::new(4), &Limits::none())
+                .value
+                .is_some()
+        );
         let mut image = Vec::new();
         base.save(&mut image).unwrap();
 
@@ -708,7 +712,12 @@ mod tests {
         assert_eq!(worker.save_changed(&base, &mut nothing).unwrap(), 0);
         assert_eq!(decode(nothing.as_slice()).unwrap().len(), 0);
 
-        assert!(worker.nimber(&Position::new(6), &Limits::none()).value.is_some());
+        assert!(
+            worker
+                .nimber(&Position::new(6), &Limits::none())
+                .value
+                .is_some()
+        );
         let mut delta = Vec::new();
         let written = worker.save_changed(&base, &mut delta).unwrap();
         assert!(written > 0);

@@ -76,7 +76,8 @@ pub struct SolverConfig {
     pub threads: usize,
     /// Bytes allowed to the cache of children lists (0: no cache).
     pub child_cache_bytes: usize,
-    /// Bytes allowed to the table of proved facts (`None`: no bound). Over its budget the table
+    /// Bytes allowed to the table of proved facts (`None`: no bound; at least 256 KB is used).
+    /// Over its budget the table
     /// forgets facts (never records a false one), partial facts first and the nimbers of the
     /// largest lands next; a forgotten fact is proved again if it is needed. A database saved
     /// from a bounded table holds the facts it still has.
@@ -107,16 +108,19 @@ impl SolverConfig {
     pub const MIN_MEMORY: usize = 16 << 20;
 
     /// The same configuration with every table bounded, `bytes` in all (at least
-    /// [`SolverConfig::MIN_MEMORY`]): half for the proved facts, which are kept longest (the
-    /// two other tables only save time, and lose entries all along); three eighths for the
-    /// children lists; one eighth (to the power of two below) for the proof numbers. The
-    /// search's own frames and the process itself come on top.
+    /// [`SolverConfig::MIN_MEMORY`]): one eighth for the proof numbers, at most 64 MB (the
+    /// table is allocated whole at the start; it only steers the search), three eighths for the
+    /// children lists, and the rest, at least half, for the proved facts, which are kept
+    /// longest (the two other tables only save time, and lose entries all along). The search's
+    /// own frames and the process itself come on top.
     pub fn within_memory(self, bytes: usize) -> SolverConfig {
         let bytes = bytes.max(Self::MIN_MEMORY);
+        let numbers = (bytes / 8).min(64 << 20);
+        let children = bytes / 8 * 3;
         SolverConfig {
-            fact_table_bytes: Some(bytes / 2),
-            child_cache_bytes: bytes / 8 * 3,
-            number_table_bytes: bytes / 8,
+            fact_table_bytes: Some(bytes - numbers - children),
+            child_cache_bytes: children,
+            number_table_bytes: numbers,
             ..self
         }
     }

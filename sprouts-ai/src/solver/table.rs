@@ -57,6 +57,12 @@ type FactShard = (FxHashMap<LandForm, Facts>, usize);
 /// value, control byte, spare capacity) and the header of the text's allocation.
 const FACT_ENTRY_OVERHEAD: usize = 64;
 
+/// The least budget of one shard of a bounded table of facts (256 KB for the table): a search
+/// reads back many facts at once (every heap of a land on its way to the land's nimber, the
+/// lands of every child of the couples on its path), and a table too small to hold them would
+/// forget them faster than they are proved.
+const MIN_SHARD_BYTES: usize = 4 << 10;
+
 /// Proved facts by land, shared by all threads. Every entry is true; with a byte budget a shard
 /// that outgrows its share forgets some (see [`FactTable::new`]), which costs only time: a
 /// forgotten fact is proved again when it is needed.
@@ -76,7 +82,7 @@ impl Default for FactTable {
 }
 
 impl FactTable {
-    /// A table of at most about `bytes` bytes (`None`: no bound). A shard over its share of the
+    /// A table of at most about `bytes` bytes, at least 256 KB (`None`: no bound). A shard over its share of the
     /// budget forgets entries until it is back to three quarters of it: first lands of which
     /// only wins `L + *k` are known (one step towards a nimber, cheap to prove again), then
     /// lands with known nimbers, those with the most lives first (the many large lands are met
@@ -86,7 +92,7 @@ impl FactTable {
             shards: (0..SHARDS)
                 .map(|_| RwLock::new((FxHashMap::with_hasher(FxBuildHasher), 0)))
                 .collect(),
-            shard_budget: bytes.map_or(usize::MAX, |b| (b / SHARDS).max(1)),
+            shard_budget: bytes.map_or(usize::MAX, |b| (b / SHARDS).max(MIN_SHARD_BYTES)),
             evicted: AtomicU64::new(0),
         }
     }
@@ -170,11 +176,14 @@ impl FactTable {
         match shard.0.get_mut(land) {
             Some(f) => f.merge(fact),
             None => {
-                shard.0.insert(land.clone(), *fact);
-                shard.1 += entry_bytes(land);
-                if shard.1 > self.shard_budget {
+                // Room is made before the new fact goes in, so that the fact just proved (which
+                // the search reads back at once) is never the one forgotten.
+                let cost = entry_bytes(land);
+                if shard.1.saturating_add(cost) > self.shard_budget {
                     self.evict(&mut shard);
                 }
+                shard.0.insert(land.clone(), *fact);
+                shard.1 += cost;
             }
         }
     }
