@@ -15,8 +15,9 @@
 //! by the land's canonical form ([`LandForm`], from [`Position::land_forms`]). Lands travel through
 //! the search as these values: a land is expanded through [`LandForm::to_position`] and its
 //! children are made as land forms by the canonicaliser, never written out and read back as
-//! text. That table is never lossy: it holds
-//! only proved facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search
+//! text. That table holds only proved facts (a land's nimber, or heaps `k` for which `L + *k`
+//! is a win); with a byte budget ([`SolverConfig::fact_table_bytes`]) it forgets some, never
+//! records a false one, and a forgotten fact is proved again when needed. So a search
 //! stopped by its [`Limits`] leaves only true facts behind and returns an unknown value. It can be
 //! saved, loaded and merged ([`Solver::save`], [`Solver::load`]), written as text
 //! ([`Solver::export_losing_couples`]), and read from and written as the nimber databases of
