@@ -59,7 +59,7 @@ pub mod seed;
 pub mod solver;
 pub mod sprouts_game;
 
-pub use limits::{Clock, Limits, ManualClock, Solved};
+pub use limits::{Clock, Limits, ManualClock, Solved, process_cpu_time};
 pub use sprouts_game::SproutsGame;
 
 /// The crate's README, whose example runs as a doc test.

@@ -6,33 +6,79 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Where a search reads the time: the system's monotonic clock, or a [`ManualClock`] that moves
-/// only when told to (so tests of deadlines need not sleep). The default is the system clock.
+/// Where a search reads the time: the system's monotonic clock (wall time), the CPU time of
+/// this process, or a [`ManualClock`] that moves only when told to (so tests of deadlines need
+/// not sleep). The default is the system clock.
 #[derive(Clone, Default)]
 pub struct Clock {
-    manual: Option<ManualClock>,
+    kind: ClockKind,
+}
+
+#[derive(Clone, Default)]
+enum ClockKind {
+    #[default]
+    System,
+    /// Process CPU time, shown as instants from an origin.
+    Cpu(Instant),
+    Manual(ManualClock),
 }
 
 impl Clock {
-    /// The system's monotonic clock ([`Instant::now`]).
+    /// The system's monotonic clock ([`Instant::now`]): wall time.
     pub fn system() -> Clock {
         Clock::default()
     }
 
+    /// The CPU time of this process (every thread's, user and system), so a deadline on this
+    /// clock is a number of CPU seconds: a machine shared with other work does not end a search
+    /// early. With `t` threads busy it runs about `t` times as fast as wall time. Where the
+    /// process's CPU time cannot be read (not a Unix system), it is wall time.
+    pub fn cpu() -> Clock {
+        Clock {
+            kind: ClockKind::Cpu(Instant::now()),
+        }
+    }
+
+    /// Whether this clock reads CPU time ([`Clock::cpu`]).
+    pub fn is_cpu(&self) -> bool {
+        matches!(self.kind, ClockKind::Cpu(_))
+    }
+
     /// The current instant on this clock.
     pub fn now(&self) -> Instant {
-        match &self.manual {
-            None => Instant::now(),
-            Some(m) => m.now(),
+        match &self.kind {
+            ClockKind::System => Instant::now(),
+            ClockKind::Cpu(origin) => match process_cpu_time() {
+                Some(cpu) => *origin + cpu,
+                None => Instant::now(),
+            },
+            ClockKind::Manual(m) => m.now(),
         }
     }
 }
 
+/// The CPU time this process has used (all threads, user and system).
+#[cfg(unix)]
+pub fn process_cpu_time() -> Option<Duration> {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Some(Duration::new(
+        u64::try_from(t.tv_sec).ok()?,
+        u32::try_from(t.tv_nsec).ok()?,
+    ))
+}
+
+/// The CPU time this process has used: not known on this system.
+#[cfg(not(unix))]
+pub fn process_cpu_time() -> Option<Duration> {
+    None
+}
+
 impl fmt::Debug for Clock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.manual {
-            None => f.write_str("Clock::system"),
-            Some(m) => write!(f, "Clock::manual(+{:?})", m.elapsed()),
+        match &self.kind {
+            ClockKind::System => f.write_str("Clock::system"),
+            ClockKind::Cpu(_) => f.write_str("Clock::cpu"),
+            ClockKind::Manual(m) => write!(f, "Clock::manual(+{:?})", m.elapsed()),
         }
     }
 }
@@ -94,7 +140,7 @@ impl ManualClock {
     /// A [`Clock`] reading this clock.
     pub fn clock(&self) -> Clock {
         Clock {
-            manual: Some(self.clone()),
+            kind: ClockKind::Manual(self.clone()),
         }
     }
 }
@@ -236,6 +282,43 @@ mod tests {
         flag.store(true, Ordering::Relaxed);
         assert!(l.exceeded(0));
         assert!(l.interrupted());
+    }
+
+    #[test]
+    fn the_cpu_clock_counts_work_not_waiting() {
+        let clock = Clock::cpu();
+        assert!(clock.is_cpu() && !Clock::system().is_cpu());
+        let start = clock.now();
+        // Sleeping uses (almost) no CPU time ...
+        std::thread::sleep(Duration::from_millis(200));
+        let slept = clock.now() - start;
+        assert!(
+            slept < Duration::from_millis(100),
+            "{slept:?} of CPU while asleep"
+        );
+        // ... and spinning uses it.
+        let wall = Instant::now();
+        let mut x = 0u64;
+        while wall.elapsed() < Duration::from_millis(300) {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+        }
+        let worked = clock.now() - start - slept;
+        assert!(
+            worked > Duration::from_millis(30),
+            "{worked:?} of CPU while spinning"
+        );
+        // A deadline in CPU seconds is not reached by waiting.
+        let limits = Limits::none()
+            .with_clock(Clock::cpu())
+            .with_time(Duration::from_secs(5));
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!limits.exceeded(0));
+        assert!(
+            Limits::none()
+                .with_clock(Clock::cpu())
+                .with_time(Duration::ZERO)
+                .exceeded(0)
+        );
     }
 
     #[test]

@@ -39,10 +39,12 @@ fn configs() -> [MisereConfig; 3] {
         MisereConfig {
             tree_lives: 0,
             side_tree_lives: 0,
+            table_bytes: None,
         },
         MisereConfig {
             tree_lives: u32::MAX,
             side_tree_lives: u32::MAX,
+            table_bytes: None,
         },
     ]
 }

@@ -170,9 +170,58 @@ pub(crate) fn seconds(flag: &str, value: f64, most: f64) -> anyhow::Result<std::
     Ok(std::time::Duration::from_secs_f64(value))
 }
 
+/// A size in bytes from a flag: a number with an optional unit `K`, `M`, `G` or `T` (powers of
+/// 1024; `KB`, `MiB` and lower case read the same), from `least` to `most` bytes.
+pub(crate) fn bytes(flag: &str, text: &str, least: u64, most: u64) -> anyhow::Result<u64> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => bail!("{flag}: `{text}` is not a size (a number, then K, M, G or T)"),
+    };
+    let value = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1u64 << shift))
+        .with_context(|| format!("{flag}: `{text}` is not a size (a number, then K, M, G or T)"))?;
+    if value < least || value > most {
+        bail!("{flag} must be from {least} to {most} bytes, not {value}");
+    }
+    Ok(value)
+}
+
+/// The machine's memory in bytes (`MemTotal` of /proc/meminfo), if it can be read.
+pub(crate) fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_with_their_units_and_wrong_ones_are_refused() {
+        assert_eq!(bytes("--memory", "4096", 0, u64::MAX).unwrap(), 4096);
+        assert_eq!(bytes("--memory", "64M", 0, u64::MAX).unwrap(), 64 << 20);
+        assert_eq!(bytes("--memory", "2GiB", 0, u64::MAX).unwrap(), 2 << 30);
+        assert_eq!(bytes("--memory", "3 kb", 0, u64::MAX).unwrap(), 3 << 10);
+        for bad in ["", "M", "12X", "-5M", "1.5G", "99999999999T"] {
+            assert!(bytes("--memory", bad, 0, u64::MAX).is_err(), "{bad}");
+        }
+        let e = bytes("--memory", "1K", 1 << 20, 1 << 30).unwrap_err();
+        assert!(
+            e.to_string().contains("--memory must be from 1048576"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn excerpts_are_short_and_point_at_the_place() {

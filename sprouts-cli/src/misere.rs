@@ -8,13 +8,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use sprouts_ai::Limits;
 use sprouts_ai::impartial::Outcome;
 use sprouts_ai::misere_play::{MisereConfig, MisereSproutsSolver};
 use sprouts_topo::Position;
 
 use crate::input::{self, MAX_SEARCH_SPOTS, read_position_within};
-use crate::solve::{MAX_SECONDS, json_string};
+use crate::solve::{self, json_string};
 
 /// Arguments of `sprouts misere`.
 #[derive(Debug, Args)]
@@ -25,9 +24,22 @@ pub(crate) struct MisereArgs {
     /// tables.
     #[arg(long, value_name = "A..=B")]
     pub(crate) spots: Option<String>,
-    /// Give up on a position after this many seconds ("unknown").
+    /// Give up on a position after this many CPU seconds of the search ("unknown"); `--wall`:
+    /// seconds of wall time.
     #[arg(long, value_name = "SECONDS")]
     pub(crate) time: Option<f64>,
+    /// `--time` counts seconds of wall time rather than CPU time.
+    #[arg(long, requires = "time")]
+    pub(crate) wall: bool,
+    /// Worker threads: the misère search runs on one; any other number is refused with the
+    /// reason.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// Memory for the search's tables of positions (`4G`, `512M`, bytes); proven positions are
+    /// kept longest. Default: a quarter of the machine's memory. The lands met and their
+    /// canonical trees are not bounded (see `docs/solver.md`).
+    #[arg(long, value_name = "SIZE")]
+    pub(crate) memory: Option<String>,
     /// Give up on a position after this many nodes ("unknown").
     #[arg(long)]
     pub(crate) nodes: Option<u64>,
@@ -100,18 +112,24 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
     if jobs.is_empty() {
         bail!("nothing to solve: give positions or --spots A..=B");
     }
-    let limits = || -> anyhow::Result<Limits> {
-        let mut limits = Limits::none();
-        if let Some(seconds) = args.time {
-            limits = Limits::time(input::seconds("--time", seconds, MAX_SECONDS)?);
-        }
-        if let Some(n) = args.nodes {
-            limits = limits.with_nodes(n);
-        }
-        Ok(limits)
-    };
+    if let Some(threads) = args.threads
+        && threads != 1
+    {
+        bail!(
+            "--threads {threads}: the misère search runs on one thread. It is one memoised \
+             search whose table of positions and store of canonical trees are changed at every \
+             node (a tree is built from its children's trees), so it has no independent \
+             branches to hand to other threads; run several positions as separate processes"
+        );
+    }
+    let limits = || solve::limits(args.nodes, args.time, args.wall);
     limits()?;
-    let mut config = MisereConfig::default();
+    let mut config = MisereConfig {
+        table_bytes: Some(
+            usize::try_from(solve::memory_budget(args.memory.as_deref())?).unwrap_or(usize::MAX),
+        ),
+        ..MisereConfig::default()
+    };
     if let Some(lives) = args.tree_lives {
         config.tree_lives = input::bounded("--tree-lives", lives, 0, MAX_TREE_LIVES)?;
     }
@@ -135,6 +153,7 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
             }
             false => ProgressBar::hidden(),
         };
+        let start = std::time::Instant::now();
         let solved = solver.outcome(&position, &limits()?);
         bar.finish_and_clear();
         let outcome = match solved.value {
@@ -142,7 +161,7 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
             Some(Outcome::Loss) => "L",
             None => "unknown",
         };
-        let seconds = solved.elapsed.as_secs_f64();
+        let seconds = start.elapsed().as_secs_f64();
         match args.json {
             true => println!(
                 "{{\"position\":{},\"outcome\":{},\"seconds\":{seconds:.3},\"nodes\":{}}}",
@@ -155,8 +174,14 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
         if args.stats {
             let stats = solver.stats();
             eprintln!(
-                "{name}: {} lands, {} land trees, {} trees, {} proven positions",
-                stats.lands, stats.land_trees, stats.trees, stats.table
+                "{name}: {} lands, {} land trees, {} trees, {} proven positions ({} bytes of \
+                 tables, {} dropped)",
+                stats.lands,
+                stats.land_trees,
+                stats.trees,
+                stats.table,
+                stats.table_bytes,
+                stats.evicted
             );
         }
     }

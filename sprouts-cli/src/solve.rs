@@ -12,7 +12,7 @@ use sprouts_ai::impartial::{Nimber, Outcome};
 use sprouts_ai::solver::{
     DbError, DbFile, Solver, SolverConfig, TextFormat, check_output, write_atomically,
 };
-use sprouts_ai::{Limits, Solved};
+use sprouts_ai::{Clock, Limits, Solved};
 use sprouts_topo::Position;
 
 use crate::input::{self, MAX_SEARCH_SPOTS, read_position_within};
@@ -27,7 +27,7 @@ pub(crate) struct SolveArgs {
     nimber: bool,
     /// Misère play (the player who cannot move wins): outcomes by misère canonical trees, as
     /// `sprouts misere` does.
-    #[arg(long, conflicts_with_all = ["db", "export", "import", "threads"])]
+    #[arg(long, conflicts_with_all = ["db", "export", "import"])]
     misere: bool,
     /// Solve the n-spot starts in this range (`A..=B`, `A..B` or `N`).
     #[arg(long, value_name = "RANGE")]
@@ -57,9 +57,18 @@ pub(crate) struct SolveArgs {
     /// Give up on a position after this many nodes (the verdict is then "unknown").
     #[arg(long)]
     nodes: Option<u64>,
-    /// Give up on a position after this many seconds (the verdict is then "unknown").
+    /// Give up on a position after this many CPU seconds of the search, every thread's
+    /// (`--wall`: seconds of wall time); the verdict is then "unknown".
     #[arg(long, value_name = "SECS")]
     time: Option<f64>,
+    /// `--time` counts seconds of wall time rather than CPU time.
+    #[arg(long, requires = "time")]
+    wall: bool,
+    /// Memory for the solver's tables, every one of them (`4G`, `512M`, bytes): the table of
+    /// proved facts gets half and is the last to forget. Default: a quarter of the machine's
+    /// memory. The search's own frames and the program come on top.
+    #[arg(long, value_name = "SIZE")]
+    memory: Option<String>,
     /// Solve the smaller lands of a split outright when first met, rather than inside the
     /// proof-number search (same verdicts, other node counts).
     #[arg(long, conflicts_with = "misere")]
@@ -121,9 +130,15 @@ fn parse_range(text: &str) -> anyhow::Result<(u32, u32)> {
 /// The longest `--time` any command takes, in seconds (a year).
 pub(crate) const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
 
-/// The limits of one position from `--nodes` and `--time`.
-fn limits(nodes: Option<u64>, time: Option<f64>) -> anyhow::Result<Limits> {
-    let mut limits = Limits::none();
+/// The limits of one position from `--nodes`, `--time` and `--wall`: `--time` is in CPU
+/// seconds of this process (every thread's), so a machine busy with other work does not end a
+/// search early; with `wall` it is in seconds of wall time.
+pub(crate) fn limits(nodes: Option<u64>, time: Option<f64>, wall: bool) -> anyhow::Result<Limits> {
+    let clock = match wall {
+        true => Clock::system(),
+        false => Clock::cpu(),
+    };
+    let mut limits = Limits::none().with_clock(clock);
     limits.nodes = nodes;
     if let Some(secs) = time {
         limits = limits.with_time(input::seconds("--time", secs, MAX_SECONDS)?);
@@ -131,11 +146,27 @@ fn limits(nodes: Option<u64>, time: Option<f64>) -> anyhow::Result<Limits> {
     Ok(limits)
 }
 
-fn make_solver(threads: Option<usize>, settle_lands: bool) -> anyhow::Result<Solver> {
+/// The memory `--memory` gives the tables: the size given, or a quarter of the machine's memory
+/// (2 GiB where it cannot be read).
+pub(crate) fn memory_budget(memory: Option<&str>) -> anyhow::Result<u64> {
+    const MOST: u64 = 1 << 50;
+    match memory {
+        Some(text) => input::bytes("--memory", text, SolverConfig::MIN_MEMORY as u64, MOST),
+        None => Ok(input::machine_memory().map_or(2 << 30, |m| m / 4)),
+    }
+}
+
+fn make_solver(
+    threads: Option<usize>,
+    settle_lands: bool,
+    memory: Option<&str>,
+) -> anyhow::Result<Solver> {
+    let budget = usize::try_from(memory_budget(memory)?).unwrap_or(usize::MAX);
     let mut config = SolverConfig {
         interleave_lands: !settle_lands,
         ..SolverConfig::default()
-    };
+    }
+    .within_memory(budget);
     if let Some(t) = input::threads(threads)? {
         config.threads = t;
     }
@@ -274,6 +305,9 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
             positions: args.positions,
             spots: args.spots,
             time: args.time,
+            wall: args.wall,
+            threads: args.threads,
+            memory: args.memory,
             nodes: args.nodes,
             json: args.json,
             tree_lives: None,
@@ -299,7 +333,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
     if jobs.is_empty() && args.import.is_empty() && args.export.is_none() {
         bail!("nothing to solve: give positions in GLOP notation or --spots A..=B");
     }
-    limits(args.nodes, args.time)?;
+    limits(args.nodes, args.time, args.wall)?;
     // Every output is checked before the first position is solved.
     let db = args.db.as_deref().map(DbFile::new);
     if let Some(db) = &db {
@@ -309,7 +343,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.export {
         check_output(path)?;
     }
-    let solver = make_solver(args.threads, args.settle_lands)?;
+    let solver = make_solver(args.threads, args.settle_lands, args.memory.as_deref())?;
     if let Some(db) = &db {
         load_db(&solver, db)?;
     }
@@ -340,7 +374,7 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
                 continue;
             }
         };
-        let limits = limits(args.nodes, args.time)?;
+        let limits = limits(args.nodes, args.time, args.wall)?;
         let start = Instant::now();
         let outcome: Solved<Outcome> =
             with_progress(&solver, label, || solver.outcome(pos, &limits));
@@ -410,8 +444,8 @@ pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
         writeln!(out, "  {l}")?;
     }
     writeln!(out, "distinct moves: {}", children.len())?;
-    let solver = make_solver(args.threads, false)?;
-    let limits = limits(None, Some(args.time))?;
+    let solver = make_solver(args.threads, false, None)?;
+    let limits = limits(None, Some(args.time), true)?;
     let nimber = with_progress(&solver, "analyse", || solver.nimber(&pos, &limits));
     match nimber.value {
         Some(n) => {

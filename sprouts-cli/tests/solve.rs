@@ -290,3 +290,67 @@ fn two_solvers_on_one_database_keep_both_sets_of_facts() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--memory` bounds the tables and the answers stay the published ones; `--wall` and misère
+/// `--threads` are checked and explained.
+#[test]
+fn memory_time_and_threads_flags() {
+    let text = stdout_ok(&[
+        "solve",
+        "--spots",
+        "0..=9",
+        "--threads",
+        "1",
+        "--memory",
+        "16M",
+        "--time",
+        "600",
+    ]);
+    let outcomes: Vec<&str> = text
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["L", "L", "L", "W", "W", "W", "L", "L", "L", "W"],
+        "{text}"
+    );
+    let text = stdout_ok(&["solve", "0*5", "--time", "60", "--wall", "--threads", "1"]);
+    assert!(text.contains("\tW"), "{text}");
+    let text = stdout_ok(&[
+        "misere",
+        "--spots",
+        "1..=4",
+        "--memory",
+        "64M",
+        "--threads",
+        "1",
+    ]);
+    let outcomes: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(outcomes, ["W", "L", "L", "L"], "{text}");
+    for (args, says) in [
+        (
+            &["solve", "0*2", "--memory", "1K"][..],
+            "--memory must be from",
+        ),
+        (&["solve", "0*2", "--memory", "lots"], "is not a size"),
+        (&["solve", "0*2", "--wall"], "--time"),
+        (&["misere", "0*2", "--threads", "2"], "runs on one thread"),
+        (
+            &["solve", "0*2", "--misere", "--threads", "2"],
+            "runs on one thread",
+        ),
+    ] {
+        let out = sprouts(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(says) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}

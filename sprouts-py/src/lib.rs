@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use sprouts_ai::impartial::{Nimber, Outcome};
 use sprouts_ai::misere_play::MisereSproutsSolver;
 use sprouts_ai::solver::{DbError, InterchangeError, Solver, SolverConfig, TextFormat};
@@ -309,6 +310,15 @@ impl PySolver {
         Ok(self.inner.known_nimber(&land).map(|n| n.0))
     }
 
+    /// `"W"` or `"L"` for the couple `land + *heap` if the tables know it (a lookup, no
+    /// search), else `None`; raises `ValueError` for a text that is not one land written
+    /// canonically.
+    fn known_couple(&self, land: &str, heap: u32) -> PyResult<Option<&'static str>> {
+        let land = sprouts_topo::LandForm::parse(land)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        Ok(outcome_word(self.inner.known_couple(&land, Nimber(heap))))
+    }
+
     /// Nodes expanded by all searches so far.
     #[getter]
     fn nodes(&self) -> u64 {
@@ -337,6 +347,37 @@ impl PySolver {
             .detach(|| solver.load(BufReader::new(file)))
             .map_err(db_error)?;
         Ok((stats.entries, stats.new_lands))
+    }
+
+    /// The tables as a database image (`bytes`, the format `save` writes).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let solver = &self.inner;
+        let mut image = Vec::new();
+        py.detach(|| solver.save(&mut image)).map_err(db_error)?;
+        Ok(PyBytes::new(py, &image))
+    }
+
+    /// Merges a database image (`bytes`, as `to_bytes` or `save` write it) into the tables;
+    /// returns `(entries, new_lands)`. A bad or contradicting image raises `DatabaseError` and
+    /// changes nothing.
+    fn load_bytes(&self, py: Python<'_>, image: &[u8]) -> PyResult<(usize, usize)> {
+        let solver = &self.inner;
+        let stats = py.detach(|| solver.load(image)).map_err(db_error)?;
+        Ok((stats.entries, stats.new_lands))
+    }
+
+    /// The facts these tables hold that `base`'s do not, as a database image (`bytes`): what
+    /// searches on a solver loaded from `base`'s image proved.
+    fn changed_since<'py>(
+        &self,
+        py: Python<'py>,
+        base: &PySolver,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (a, b) = (&self.inner, &base.inner);
+        let mut image = Vec::new();
+        py.detach(|| a.save_changed(b, &mut image))
+            .map_err(db_error)?;
+        Ok(PyBytes::new(py, &image))
     }
 
     /// Adds the facts of another solver to this one's tables (`DatabaseError` if they
@@ -470,6 +511,59 @@ fn read_game(py: Python<'_>, text: &str) -> PyResult<PyGameRecord> {
     .map_err(GameRecordError::new_err)
 }
 
+/// One job of a distributed search: the couple `position + *heap` searched with a node budget
+/// on a fresh solver loaded from the database image `image` (`bytes` or `None`). Returns
+/// `(verdict, nodes, facts)`: `"W"`, `"L"` or `None` (the budget ran out), the nodes expanded,
+/// and the facts the search proved beyond the image, as a database image to merge with
+/// `Solver.load_bytes` (proved facts are kept even when the verdict is unknown). The interpreter
+/// lock is released for the whole job.
+#[pyfunction]
+#[pyo3(signature = (image, position, heap, nodes = None, seconds = None, threads = 1))]
+fn solve_job<'py>(
+    py: Python<'py>,
+    image: Option<&[u8]>,
+    position: &Bound<'py, PyAny>,
+    heap: u32,
+    nodes: Option<u64>,
+    seconds: Option<f64>,
+    threads: usize,
+) -> PyResult<(Option<&'static str>, u64, Bound<'py, PyBytes>)> {
+    if threads == 0 {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let pos = position_arg(py, position)?;
+    let limits = limits(nodes, seconds)?;
+    // The table of proof numbers is sized to the budget (a fresh 64 MB table costs more to
+    // clear than a small job costs to run); the base only holds the image's facts.
+    let numbers = nodes.map_or(64 << 20, |n| n.saturating_mul(64).clamp(64 << 10, 64 << 20));
+    let config = SolverConfig {
+        threads,
+        number_table_bytes: numbers as usize,
+        ..SolverConfig::default()
+    };
+    let base_config = SolverConfig {
+        threads: 1,
+        child_cache_bytes: 0,
+        number_table_bytes: 0,
+        ..SolverConfig::default()
+    };
+    let (verdict, expanded, facts) = py
+        .detach(|| -> Result<_, DbError> {
+            let base = Solver::new(base_config);
+            let worker = Solver::new(config);
+            if let Some(image) = image {
+                base.load(image)?;
+                worker.load(image)?;
+            }
+            let r = worker.couple_outcome(&pos, Nimber(heap), &limits);
+            let mut facts = Vec::new();
+            worker.save_changed(&base, &mut facts)?;
+            Ok((r.value, r.nodes, facts))
+        })
+        .map_err(db_error)?;
+    Ok((outcome_word(verdict), expanded, PyBytes::new(py, &facts)))
+}
+
 /// The `sprouts` Python module.
 #[pymodule(name = "sprouts")]
 fn sprouts_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -478,6 +572,7 @@ fn sprouts_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyMisereSolver>()?;
     m.add_class::<PyGameRecord>()?;
     m.add_function(wrap_pyfunction!(read_game, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_job, m)?)?;
     m.add("NotationError", m.py().get_type::<NotationError>())?;
     m.add("DatabaseError", m.py().get_type::<DatabaseError>())?;
     m.add("GameRecordError", m.py().get_type::<GameRecordError>())?;

@@ -66,6 +66,12 @@ pub struct MisereConfig {
     /// largest land of a position is searched, as Lemoine and Viennot do with nimbers in normal
     /// play).
     pub side_tree_lives: u32,
+    /// Bytes allowed to the search's transposition table of proven positions and its table of
+    /// proof numbers (`None`: no bound). Over the budget the proof numbers (which only steer
+    /// the search) are dropped first, then half the proven positions; a dropped result is
+    /// proved again if it is needed. The lands met and their canonical trees are not bounded:
+    /// every table key names them by number, so they cannot be forgotten one by one.
+    pub table_bytes: Option<usize>,
 }
 
 impl Default for MisereConfig {
@@ -73,6 +79,7 @@ impl Default for MisereConfig {
         MisereConfig {
             tree_lives: 12,
             side_tree_lives: 18,
+            table_bytes: None,
         }
     }
 }
@@ -88,6 +95,11 @@ pub struct MisereStats {
     pub trees: usize,
     /// Proven positions in the transposition table (unsolved lands beside a context).
     pub table: usize,
+    /// Bytes the transposition table and the table of proof numbers take, as
+    /// [`MisereConfig::table_bytes`] counts them.
+    pub table_bytes: usize,
+    /// Proven positions dropped to keep within [`MisereConfig::table_bytes`].
+    pub evicted: u64,
 }
 
 /// Decides misère Sprouts positions: lands replaced by their misère canonical trees, the rest
@@ -189,10 +201,12 @@ mod tests {
             MisereConfig {
                 tree_lives: 0,
                 side_tree_lives: 0,
+                table_bytes: None,
             },
             MisereConfig {
                 tree_lives: 100,
                 side_tree_lives: 100,
+                table_bytes: None,
             },
         ] {
             let solver = MisereSproutsSolver::with_config(config.clone());

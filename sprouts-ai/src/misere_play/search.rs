@@ -69,7 +69,19 @@ pub(super) struct Search {
     table: FxHashMap<Box<[u32]>, bool>,
     /// Proof and disproof numbers of states searched but not proven.
     numbers: FxHashMap<Box<[u32]>, (u32, u32)>,
+    /// Bytes `table` and `numbers` take, as [`MisereConfig::table_bytes`] counts them.
+    table_bytes: usize,
+    numbers_bytes: usize,
+    /// Proven positions dropped to keep within the budget, and how many times it was done.
+    evicted: u64,
+    evictions: u32,
     nodes: u64,
+}
+
+/// What an entry of the transposition table or the table of numbers costs: its key (4 bytes a
+/// word) and the map's slot with the key's allocation header.
+fn entry_bytes(key: &[u32]) -> usize {
+    4 * key.len() + 48
 }
 
 impl Search {
@@ -81,8 +93,65 @@ impl Search {
             index: FxHashMap::default(),
             table: FxHashMap::default(),
             numbers: FxHashMap::default(),
+            table_bytes: 0,
+            numbers_bytes: 0,
+            evicted: 0,
+            evictions: 0,
             nodes: 0,
         }
+    }
+
+    /// Makes room for an entry of `cost` bytes within the budget: the proof numbers go first,
+    /// then half the proven positions (a different half each time, by a bit of the key's hash).
+    fn make_room(&mut self, cost: usize) {
+        let Some(budget) = self.config.table_bytes else {
+            return;
+        };
+        if self.table_bytes + self.numbers_bytes + cost <= budget {
+            return;
+        }
+        self.numbers.clear();
+        self.numbers_bytes = 0;
+        if self.table_bytes + cost <= budget / 4 * 3 {
+            return;
+        }
+        let bit = self.evictions % 64;
+        self.evictions = self.evictions.wrapping_add(1);
+        let before = self.table.len();
+        let mut bytes = self.table_bytes;
+        self.table.retain(|key, _| {
+            let keep =
+                (std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, key) >> bit) & 1 == 0;
+            if !keep {
+                bytes -= entry_bytes(key);
+            }
+            keep
+        });
+        self.table_bytes = bytes;
+        self.evicted += (before - self.table.len()) as u64;
+    }
+
+    /// Records a proven position (`won` for the player to move), within the budget.
+    fn prove(&mut self, key: &[u32], won: bool) {
+        if self.numbers.remove(key).is_some() {
+            self.numbers_bytes -= entry_bytes(key);
+        }
+        if !self.table.contains_key(key) {
+            let cost = entry_bytes(key);
+            self.make_room(cost);
+            self.table_bytes += cost;
+        }
+        self.table.insert(key.into(), won);
+    }
+
+    /// Records the numbers of a position searched but not proven, within the budget.
+    fn note_numbers(&mut self, key: &[u32], numbers: (u32, u32)) {
+        if !self.numbers.contains_key(key) {
+            let cost = entry_bytes(key);
+            self.make_room(cost);
+            self.numbers_bytes += cost;
+        }
+        self.numbers.insert(key.into(), numbers);
     }
 
     pub(super) fn stats(&self) -> MisereStats {
@@ -91,6 +160,8 @@ impl Search {
             land_trees: self.lands.iter().filter(|l| l.tree.is_some()).count(),
             trees: self.store.len(),
             table: self.table.len(),
+            table_bytes: self.table_bytes + self.numbers_bytes,
+            evicted: self.evicted,
         }
     }
 
@@ -305,8 +376,7 @@ impl Search {
         self.tick(limits)?;
         let Some(children) = self.expand(state, limits)? else {
             // A child is known to be lost.
-            self.numbers.remove(key);
-            self.table.insert(key.into(), true);
+            self.prove(key, true);
             return Ok(());
         };
         loop {
@@ -326,12 +396,11 @@ impl Search {
                 }
             }
             if proof == 0 || disproof == 0 {
-                self.numbers.remove(key);
-                self.table.insert(key.into(), proof == 0);
+                self.prove(key, proof == 0);
                 return Ok(());
             }
             if proof >= th_proof || disproof >= th_disproof {
-                self.numbers.insert(key.into(), (proof, disproof));
+                self.note_numbers(key, (proof, disproof));
                 return Ok(());
             }
             let (child, child_key) = &children[best];

@@ -381,6 +381,28 @@ impl Solver {
         encode(entries, out)
     }
 
+    /// Writes, in the format of [`Solver::save`], only the facts these tables hold that `base`
+    /// does not: lands `base` does not know, and lands whose facts here say more (their merged
+    /// facts are written). A search run on a solver loaded from `base`'s image gives, this way,
+    /// the facts it proved, to be merged elsewhere. Returns how many lands were written.
+    pub fn save_changed(&self, base: &Solver, out: impl Write) -> Result<usize, DbError> {
+        let changed: Vec<DbEntry> = self
+            .inner
+            .facts
+            .entries()
+            .into_iter()
+            .filter(|(land, f)| base.inner.facts.get(land) != Some(*f))
+            .map(|(land, f)| DbEntry {
+                land: land.to_string(),
+                nimber: f.nimber,
+                wins: f.wins,
+            })
+            .collect();
+        let count = changed.len();
+        encode(changed.into_iter(), out)?;
+        Ok(count)
+    }
+
     /// Reads a database and merges its facts into the tables. The whole file is checked first;
     /// on any error nothing is added.
     pub fn load(&self, input: impl Read) -> Result<LoadStats, DbError> {
@@ -671,6 +693,42 @@ mod tests {
         let mut saved = Vec::new();
         s.save(&mut saved).unwrap();
         solver().load(saved.as_slice()).unwrap();
+    }
+
+    #[test]
+    fn save_changed_writes_what_a_search_proved_beyond_its_base() {
+        let base = solver();
+        assert!(
+            base.outcome(&Position::new(4), &Limits::none())
+                .value
+                .is_some()
+        );
+        let mut image = Vec::new();
+        base.save(&mut image).unwrap();
+
+        // A solver loaded from the base's image writes nothing until it proves more.
+        let worker = solver();
+        worker.load(image.as_slice()).unwrap();
+        let mut nothing = Vec::new();
+        assert_eq!(worker.save_changed(&base, &mut nothing).unwrap(), 0);
+        assert_eq!(decode(nothing.as_slice()).unwrap().len(), 0);
+
+        assert!(
+            worker
+                .nimber(&Position::new(6), &Limits::none())
+                .value
+                .is_some()
+        );
+        let mut delta = Vec::new();
+        let written = worker.save_changed(&base, &mut delta).unwrap();
+        assert!(written > 0);
+        // Every entry written differs from the base's, and base + delta = the worker's tables.
+        for (land, f) in decode(delta.as_slice()).unwrap() {
+            assert_ne!(base.inner.facts.get(&land), Some(f));
+            assert_eq!(worker.inner.facts.get(&land), Some(f));
+        }
+        base.load(delta.as_slice()).unwrap();
+        assert_eq!(base.inner.facts.entries(), worker.inner.facts.entries());
     }
 
     #[test]

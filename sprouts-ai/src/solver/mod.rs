@@ -15,8 +15,9 @@
 //! by the land's canonical form ([`LandForm`], from [`Position::land_forms`]). Lands travel through
 //! the search as these values: a land is expanded through [`LandForm::to_position`] and its
 //! children are made as land forms by the canonicaliser, never written out and read back as
-//! text. That table is never lossy: it holds
-//! only proved facts (a land's nimber, or heaps `k` for which `L + *k` is a win), so a search
+//! text. That table holds only proved facts (a land's nimber, or heaps `k` for which `L + *k`
+//! is a win); with a byte budget ([`SolverConfig::fact_table_bytes`]) it forgets some, never
+//! records a false one, and a forgotten fact is proved again when needed. So a search
 //! stopped by its [`Limits`] leaves only true facts behind and returns an unknown value. It can be
 //! saved, loaded and merged ([`Solver::save`], [`Solver::load`]), written as text
 //! ([`Solver::export_losing_couples`]), and read from and written as the nimber databases of
@@ -76,9 +77,14 @@ use table::{ChildCache, FactTable, NumberTable};
 pub struct SolverConfig {
     /// Worker threads (at least 1). With 1 the search is deterministic.
     pub threads: usize,
-    /// Bytes allowed to the cache of children lists (0: no cache). The table of proved facts is
-    /// not bounded.
+    /// Bytes allowed to the cache of children lists (0: no cache).
     pub child_cache_bytes: usize,
+    /// Bytes allowed to the table of proved facts (`None`: no bound; at least 256 KB is used).
+    /// Over its budget the table
+    /// forgets facts (never records a false one), partial facts first and the nimbers of the
+    /// largest lands next; a forgotten fact is proved again if it is needed. A database saved
+    /// from a bounded table holds the facts it still has.
+    pub fact_table_bytes: Option<usize>,
     /// Bytes allowed to the table of proof and disproof numbers of couples searched but not
     /// proved (lossy; 0: none).
     pub number_table_bytes: usize,
@@ -99,12 +105,38 @@ pub struct SolverConfig {
 /// The default [`SolverConfig::settle_lives`].
 pub const DEFAULT_SETTLE_LIVES: u32 = 0;
 
+impl SolverConfig {
+    /// The least memory [`SolverConfig::within_memory`] takes: below it the tables would hold
+    /// too little to be worth bounding.
+    pub const MIN_MEMORY: usize = 16 << 20;
+
+    /// The same configuration with every table bounded, `bytes` in all (at least
+    /// [`SolverConfig::MIN_MEMORY`]): one eighth for the proof numbers, at most 64 MB (the
+    /// table is allocated whole at the start; it only steers the search), three eighths for the
+    /// children lists, and the rest, at least half, for the proved facts, which are kept
+    /// longest (the two other tables only save time, and lose entries all along). The search's
+    /// own frames and the process itself come on top.
+    pub fn within_memory(self, bytes: usize) -> SolverConfig {
+        let bytes = bytes.max(Self::MIN_MEMORY);
+        let numbers = (bytes / 8).min(64 << 20);
+        let children = bytes / 8 * 3;
+        SolverConfig {
+            fact_table_bytes: Some(bytes - numbers - children),
+            child_cache_bytes: children,
+            number_table_bytes: numbers,
+            ..self
+        }
+    }
+}
+
 impl Default for SolverConfig {
-    /// All cores, a 512 MB children cache, a 64 MB table of numbers, lands interleaved.
+    /// All cores, a 512 MB children cache, a 64 MB table of numbers, no bound on the table of
+    /// facts, lands interleaved.
     fn default() -> Self {
         SolverConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             child_cache_bytes: 512 << 20,
+            fact_table_bytes: None,
             number_table_bytes: 64 << 20,
             interleave_lands: true,
             settle_lives: DEFAULT_SETTLE_LIVES,
@@ -153,6 +185,10 @@ pub struct SolverStats {
     pub won_on_fresh_list: u64,
     /// Lands with proved facts.
     pub facts: u64,
+    /// Bytes the table of facts takes, as its budget counts them.
+    pub fact_bytes: u64,
+    /// Facts forgotten to keep the table of facts within its budget.
+    pub facts_evicted: u64,
 }
 
 /// The normal-play solver (see the [module documentation](self)). `Send + Sync`: share it with
@@ -199,7 +235,7 @@ impl Solver {
             .map_err(|source| SolverError::Threads { threads, source })?;
         Ok(Solver {
             inner: Inner {
-                facts: FactTable::default(),
+                facts: FactTable::new(config.fact_table_bytes),
                 children: ChildCache::new(config.child_cache_bytes),
                 numbers: NumberTable::new(config.number_table_bytes),
                 expanded: AtomicU64::new(0),
@@ -291,6 +327,15 @@ impl Solver {
         self.inner.facts.nimber(land).map(Nimber)
     }
 
+    /// Whether the couple `land + *heap` is lost (`Loss`) or won (`Win`) for the player to
+    /// move, if the tables know it: a lookup, no search.
+    pub fn known_couple(&self, land: &LandForm, heap: Nimber) -> Option<Outcome> {
+        self.inner
+            .facts
+            .couple_is_loss(land, heap.0)
+            .map(|loss| Outcome::from_win(!loss))
+    }
+
     /// Nodes expanded by all the searches of this solver so far (readable while a search runs,
     /// from another thread: for progress bars).
     pub fn nodes_expanded(&self) -> u64 {
@@ -309,6 +354,8 @@ impl Solver {
             won_on_expand: i.won_on_expand[0].load(Ordering::Relaxed),
             won_on_fresh_list: i.won_on_expand[1].load(Ordering::Relaxed),
             facts: i.facts.len() as u64,
+            fact_bytes: i.facts.bytes() as u64,
+            facts_evicted: i.facts.evicted(),
         }
     }
 

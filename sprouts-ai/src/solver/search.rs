@@ -17,7 +17,7 @@
 //! at least be decided to show the player to move wins, its disproof number how many to show
 //! they lose. A couple is won when one child is lost, so its proof number is the least disproof
 //! number of its children, and lost when every child is won, so its disproof number is the sum of
-//! their proof numbers. Proved couples go to the never-lossy fact table; the numbers of couples
+//! their proof numbers. Proved couples go to the fact table (true facts only); the numbers of couples
 //! searched but not proved go to a bounded lossy table, which only steers the search.
 //!
 //! A child with two or more unknown lands needs the nimbers of all but the largest. By default

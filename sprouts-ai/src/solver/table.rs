@@ -1,4 +1,5 @@
-//! The solver's tables: proved facts about lands (never lossy) and a bounded cache of children.
+//! The solver's tables: proved facts about lands (true facts only; within a byte budget if one
+//! is given) and bounded caches of children lists and of proof numbers.
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,6 +38,11 @@ impl Facts {
     }
 }
 
+/// What an entry of the table of facts costs, as its budget counts it.
+fn entry_bytes(land: &LandForm) -> usize {
+    land.as_str().len() + FACT_ENTRY_OVERHEAD
+}
+
 fn shard_of(key: &LandForm) -> usize {
     let mut h = FxHasher::default();
     key.hash(&mut h);
@@ -44,28 +50,99 @@ fn shard_of(key: &LandForm) -> usize {
     (h.finish() >> 58) as usize & (SHARDS - 1)
 }
 
-/// Proved facts by land, shared by all threads. Entries are only ever added to.
+/// One shard of the table of facts: the entries and what they cost in bytes.
+type FactShard = (FxHashMap<LandForm, Facts>, usize);
+
+/// What one entry of the table of facts costs beyond its land's text: the map's slot (key,
+/// value, control byte, spare capacity) and the header of the text's allocation.
+const FACT_ENTRY_OVERHEAD: usize = 64;
+
+/// The least budget of one shard of a bounded table of facts (256 KB for the table): a search
+/// reads back many facts at once (every heap of a land on its way to the land's nimber, the
+/// lands of every child of the couples on its path), and a table too small to hold them would
+/// forget them faster than they are proved.
+const MIN_SHARD_BYTES: usize = 4 << 10;
+
+/// Proved facts by land, shared by all threads. Every entry is true; with a byte budget a shard
+/// that outgrows its share forgets some (see [`FactTable::new`]), which costs only time: a
+/// forgotten fact is proved again when it is needed.
 #[derive(Debug)]
 pub(crate) struct FactTable {
-    shards: Vec<RwLock<FxHashMap<LandForm, Facts>>>,
+    shards: Vec<RwLock<FactShard>>,
+    /// Bytes each shard may hold (`usize::MAX`: no bound).
+    shard_budget: usize,
+    /// Entries forgotten so far.
+    evicted: AtomicU64,
 }
 
 impl Default for FactTable {
     fn default() -> Self {
-        FactTable {
-            shards: (0..SHARDS)
-                .map(|_| RwLock::new(FxHashMap::with_hasher(FxBuildHasher)))
-                .collect(),
-        }
+        FactTable::new(None)
     }
 }
 
 impl FactTable {
+    /// A table of at most about `bytes` bytes, at least 256 KB (`None`: no bound). A shard over its share of the
+    /// budget forgets entries until it is back to three quarters of it: first lands of which
+    /// only wins `L + *k` are known (one step towards a nimber, cheap to prove again), then
+    /// lands with known nimbers, those with the most lives first (the many large lands are met
+    /// in few positions; the small ones are met everywhere and are kept longest).
+    pub(crate) fn new(bytes: Option<usize>) -> FactTable {
+        FactTable {
+            shards: (0..SHARDS)
+                .map(|_| RwLock::new((FxHashMap::with_hasher(FxBuildHasher), 0)))
+                .collect(),
+            shard_budget: bytes.map_or(usize::MAX, |b| (b / SHARDS).max(MIN_SHARD_BYTES)),
+            evicted: AtomicU64::new(0),
+        }
+    }
+
+    /// Entries forgotten to keep the table within its budget.
+    pub(crate) fn evicted(&self) -> u64 {
+        self.evicted.load(Ordering::Relaxed)
+    }
+
+    /// Bytes the entries take, as the budget counts them.
+    pub(crate) fn bytes(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.read().unwrap_or_else(|e| e.into_inner()).1)
+            .sum()
+    }
+
+    /// Brings a shard back to three quarters of its budget (see [`FactTable::new`]).
+    fn evict(&self, shard: &mut FactShard) {
+        let target = self.shard_budget / 4 * 3;
+        let (map, bytes) = shard;
+        let before = map.len();
+        map.retain(|land, f| {
+            if *bytes <= target || f.nimber.is_some() {
+                return true;
+            }
+            *bytes -= entry_bytes(land);
+            false
+        });
+        if *bytes > target {
+            let mut nimbers: Vec<(u32, LandForm)> =
+                map.keys().map(|l| (l.lives(), l.clone())).collect();
+            nimbers.sort_unstable_by(|a, b| b.cmp(a));
+            for (_, land) in nimbers {
+                if *bytes <= target {
+                    break;
+                }
+                map.remove(&land);
+                *bytes -= entry_bytes(&land);
+            }
+        }
+        self.evicted
+            .fetch_add((before - map.len()) as u64, Ordering::Relaxed);
+    }
+
     pub(crate) fn get(&self, land: &LandForm) -> Option<Facts> {
         let shard = self.shards[shard_of(land)]
             .read()
             .unwrap_or_else(|e| e.into_inner());
-        shard.get(land).copied()
+        shard.0.get(land).copied()
     }
 
     pub(crate) fn nimber(&self, land: &LandForm) -> Option<u32> {
@@ -96,10 +173,17 @@ impl FactTable {
         let mut shard = self.shards[shard_of(land)]
             .write()
             .unwrap_or_else(|e| e.into_inner());
-        match shard.get_mut(land) {
+        match shard.0.get_mut(land) {
             Some(f) => f.merge(fact),
             None => {
-                shard.insert(land.clone(), *fact);
+                // Room is made before the new fact goes in, so that the fact just proved (which
+                // the search reads back at once) is never the one forgotten.
+                let cost = entry_bytes(land);
+                if shard.1.saturating_add(cost) > self.shard_budget {
+                    self.evict(&mut shard);
+                }
+                shard.0.insert(land.clone(), *fact);
+                shard.1 += cost;
             }
         }
     }
@@ -108,7 +192,7 @@ impl FactTable {
     pub(crate) fn len(&self) -> usize {
         self.shards
             .iter()
-            .map(|s| s.read().unwrap_or_else(|e| e.into_inner()).len())
+            .map(|s| s.read().unwrap_or_else(|e| e.into_inner()).0.len())
             .sum()
     }
 
@@ -117,7 +201,7 @@ impl FactTable {
         let mut out = Vec::new();
         for s in &self.shards {
             let s = s.read().unwrap_or_else(|e| e.into_inner());
-            out.extend(s.iter().map(|(k, v)| (k.clone(), *v)));
+            out.extend(s.0.iter().map(|(k, v)| (k.clone(), *v)));
         }
         out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         out
