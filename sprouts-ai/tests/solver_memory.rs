@@ -39,6 +39,7 @@ fn bounded(fact_bytes: usize) -> Solver {
         number_table_bytes: 64 << 10,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 fn unbounded() -> Solver {
@@ -46,6 +47,7 @@ fn unbounded() -> Solver {
         threads: 1,
         ..SolverConfig::default()
     })
+    .expect("the solver starts")
 }
 
 /// The smallest budget a table of facts takes (256 KB), used by these tests: 4 KB a shard.
