@@ -72,25 +72,7 @@ async fn probe(page: &mut Page, mut stop: oneshot::Receiver<()>) -> Measured {
     let mut n = 0u64;
     while stop.try_recv().is_err() {
         n += 1;
-        let payload = n.to_le_bytes().to_vec();
-        let t = Instant::now();
-        page.ws
-            .send(Message::Ping(payload.clone().into()))
-            .await
-            .expect("the other page's ping is sent");
-        loop {
-            let frame = tokio::time::timeout(WAIT, page.ws.next())
-                .await
-                .expect("a pong in time")
-                .expect("the other page's connection is open")
-                .expect("a frame");
-            if let Message::Pong(p) = frame
-                && p.as_ref() == payload.as_slice()
-            {
-                break;
-            }
-        }
-        m.pings.push(t.elapsed());
+        m.pings.push(page.ping(&n.to_le_bytes()).await);
         let t = Instant::now();
         page.send(json!({"type": "save_log"})).await;
         let (log, _) = page.until(|v| v["type"] == "log_text").await;
@@ -221,16 +203,23 @@ async fn attacker(url: &str) -> Option<Page> {
     }
 }
 
-/// Reads and drops whatever a page is sent, so that its socket never backs up.
-fn drain(page: Page) -> tokio::task::JoinHandle<()> {
-    let mut rx = page.ws;
-    tokio::spawn(async move {
-        while let Some(Ok(frame)) = rx.next().await {
-            if let Message::Close(_) = frame {
-                break;
-            }
-        }
-    })
+/// Reads and drops whatever comes on `rx` (a page's connection, or its reading half), so that
+/// its socket never backs up; ends when the connection does.
+fn drain<S>(mut rx: S) -> tokio::task::JoinHandle<()>
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>>
+        + Unpin
+        + Send
+        + 'static,
+{
+    tokio::spawn(async move { while let Some(Ok(_)) = rx.next().await {} })
+}
+
+/// Waits for every attacker task (they end only when aborted, or when refused).
+async fn join_all(attackers: Vec<tokio::task::JoinHandle<()>>) {
+    for a in attackers {
+        let _ = a.await;
+    }
 }
 
 /// Sends the messages `make` writes for a new attacker page's session, as fast as the socket
@@ -242,10 +231,7 @@ async fn send_all(url: String, make: impl FnOnce(&str) -> Vec<String>) {
     };
     let msgs = make(&page.session);
     let (mut tx, rx) = page.ws.split();
-    let reader = tokio::spawn(async move {
-        let mut rx = rx;
-        while let Some(Ok(_)) = rx.next().await {}
-    });
+    let reader = drain(rx);
     for m in msgs {
         if tx.send(Message::Text(m.into())).await.is_err() {
             break;
@@ -276,9 +262,7 @@ async fn huge_new_games() {
                     .collect()
             })));
         }
-        for a in attackers {
-            let _ = a.await;
-        }
+        join_all(attackers).await;
     })
     .await;
 }
@@ -299,10 +283,7 @@ async fn reach_floods() {
                 let st = page.idle().await;
                 let spots = st["spots"].as_array().cloned().unwrap_or_default();
                 let (mut tx, rx) = page.ws.split();
-                let reader = tokio::spawn(async move {
-                    let mut rx = rx;
-                    while let Some(Ok(_)) = rx.next().await {}
-                });
+                let reader = drain(rx);
                 for i in 0..5_000usize {
                     let s = &spots[i % spots.len()];
                     let toward = [
@@ -318,9 +299,7 @@ async fn reach_floods() {
                 let _ = reader.await;
             }));
         }
-        for a in attackers {
-            let _ = a.await;
-        }
+        join_all(attackers).await;
     })
     .await;
 }
@@ -392,10 +371,7 @@ async fn big_messages() {
                     game["session"] = json!(page.session);
                     let text = msg.replacen("SID", &page.session, 1);
                     let (mut tx, rx) = page.ws.split();
-                    let reader = tokio::spawn(async move {
-                        let mut rx = rx;
-                        while let Some(Ok(_)) = rx.next().await {}
-                    });
+                    let reader = drain(rx);
                     let _ = tx.send(Message::Text(game.to_string().into())).await;
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     for _ in 0..20 {
@@ -407,9 +383,7 @@ async fn big_messages() {
                 }
             }));
         }
-        for a in attackers {
-            let _ = a.await;
-        }
+        join_all(attackers).await;
     })
     .await;
 }
@@ -422,7 +396,7 @@ async fn many_sockets() {
         let mut held = Vec::new();
         for _ in 0..300 {
             if let Some(page) = attacker(&url).await {
-                held.push(drain(page));
+                held.push(drain(page.ws));
             }
         }
         loop {

@@ -5,7 +5,7 @@ mod server;
 
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -208,23 +208,7 @@ async fn the_server_answers_during_a_long_think_and_stop_ends_it() {
     tokio::time::sleep(Duration::from_millis(300)).await;
 
     // A ping frame: the pong comes while the computer thinks.
-    let t = Instant::now();
-    page.ws
-        .send(Message::Ping(b"are you there".to_vec().into()))
-        .await
-        .expect("sent");
-    loop {
-        let frame = tokio::time::timeout(WAIT, page.ws.next())
-            .await
-            .expect("a pong in time")
-            .expect("open")
-            .expect("a frame");
-        if let Message::Pong(p) = frame {
-            assert_eq!(p.as_ref(), b"are you there");
-            break;
-        }
-    }
-    let pong = t.elapsed();
+    let pong = page.ping(b"are you there").await;
     // A message: answered while the computer thinks.
     let t = Instant::now();
     page.send(json!({"type": "save_log"})).await;

@@ -114,6 +114,28 @@ impl Page {
         }
     }
 
+    /// Sends a WebSocket ping carrying `payload` and waits for its pong (other frames
+    /// skipped); returns how long the answer took.
+    pub(crate) async fn ping(&mut self, payload: &[u8]) -> std::time::Duration {
+        let t = std::time::Instant::now();
+        self.ws
+            .send(Message::Ping(payload.to_vec().into()))
+            .await
+            .expect("the ping is sent");
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a pong in time")
+                .expect("the connection is open")
+                .expect("a frame");
+            if let Message::Pong(p) = frame
+                && p.as_ref() == payload
+            {
+                return t.elapsed();
+            }
+        }
+    }
+
     /// Reads messages until one satisfies `want`; returns it and every message before it.
     pub(crate) async fn until(&mut self, want: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
         let mut seen = Vec::new();
