@@ -9,6 +9,7 @@
 //! session, or asks for something the rules do not allow gets an `error` (or a `refused` for a
 //! move the picture cannot take) and changes nothing.
 
+pub mod position_text;
 pub mod protocol;
 mod session;
 #[cfg(test)]
