@@ -65,3 +65,34 @@ test("text that is not a position, or not a picture, is refused with the reason"
     assert.equal((await H.state(page)).game, game, "the game in play goes on");
   }
 });
+
+/** `sprouts solve CHILD --nimber` run apart from the server: [outcome, nimber]. */
+function solve(child) {
+  const { execFileSync } = require("node:child_process");
+  const args = ["solve", child, "--nimber", "--threads", "1"];
+  const out = process.env.SPROUTS_BIN
+    ? execFileSync(process.env.SPROUTS_BIN, args, { encoding: "utf8" })
+    : execFileSync("cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--", ...args], { cwd: H.ROOT, encoding: "utf8" });
+  const fields = out.trim().split("\t");
+  return [fields[1], Number(fields[2].replace("nimber ", ""))];
+}
+
+test("the analysis board's verdicts equal sprouts solve on every move's child", { timeout: 120000 }, async () => {
+  const page = await env.open();
+  await H.newGame(page, { spots: 3 });
+  await page.click("#b-analyse");
+  await page.waitForFunction(() => window.sprouts.analysis && window.sprouts.analysis.done, null, { timeout: 60000 });
+  const a = await page.evaluate(() => window.sprouts.analysis);
+  assert.equal(a.parts.length, 1);
+  assert.equal(a.outcome.wins, true);
+  assert.ok(a.moves.length > 0);
+  for (const mv of a.moves) {
+    const [outcome, nimber] = solve(mv.child);
+    assert.equal(mv.nimber, nimber, mv.words);
+    assert.equal(mv.winning, outcome === "L", mv.words);
+  }
+  assert.match(await page.textContent("#analysis"), /WINNING/);
+  // The panel closes on a second press, and a move makes the old analysis stale.
+  await page.click("#b-analyse");
+  assert.equal(await page.evaluate(() => window.sprouts.analysis), null);
+});

@@ -46,6 +46,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/game.js"),
     include_str!("page/view.js"),
     include_str!("page/input.js"),
+    include_str!("page/analysis.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );
@@ -343,6 +344,8 @@ enum Event {
     Done(Box<JobResult>),
     Reached(ReachResult),
     Setup(Box<SetupResult>),
+    /// A message a job sends as it goes (the analysis board's steps).
+    Msg(Box<ServerMsg>),
 }
 
 /// One page's connection: its session, its messages, its jobs. When it ends, the session is
@@ -374,22 +377,23 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
                     tracing::warn!(session = session.id(), "messages dropped: over {RATE} a second");
                     Reply {
                         msgs: vec![ServerMsg::Error { message: format!("too many messages: at most {RATE} a second; some were dropped") }],
-                        job: None, reach: None, setup: None,
+                        job: None, reach: None, setup: None, analysis: None,
                     }
                 }
                 Some(Ok(Message::Binary(_))) => Reply {
                     msgs: vec![ServerMsg::Error { message: "binary messages are not understood: send JSON text".into() }],
                     job: None,
-                    reach: None, setup: None,
+                    reach: None, setup: None, analysis: None,
                 },
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => continue,
             },
             Some(ev) = incoming.recv() => match ev {
-                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None },
+                Event::Animate(points) => Reply { msgs: vec![ServerMsg::Animate { points }], job: None, reach: None, setup: None, analysis: None },
                 Event::Done(result) => session.finish(*result),
                 Event::Reached(result) => session.finish_reach(result),
                 Event::Setup(result) => session.finish_setup(*result),
+                Event::Msg(msg) => Reply { msgs: vec![*msg], ..Reply::default() },
             },
         };
         if let Some(job) = reply.job {
@@ -403,6 +407,14 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit) {
         }
         if let Some(setup) = reply.setup {
             spawn_setup(setup, events.clone());
+        }
+        if let Some(analysis) = reply.analysis {
+            let events = events.clone();
+            tokio::task::spawn_blocking(move || {
+                analysis.run(&mut |m| {
+                    let _ = events.send(Event::Msg(Box::new(m)));
+                });
+            });
         }
         for msg in reply.msgs {
             if tx.send(Message::Text(encode(&msg).into())).await.is_err() {

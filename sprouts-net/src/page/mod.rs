@@ -9,12 +9,14 @@
 //! session, or asks for something the rules do not allow gets an `error` (or a `refused` for a
 //! move the picture cannot take) and changes nothing.
 
+mod analysis;
 pub mod position_text;
 pub mod protocol;
 mod session;
 #[cfg(test)]
 mod tests;
 
+pub use analysis::{AnalysisJob, MAX_ANALYSIS_SECONDS};
 pub use session::{
     COLOURS, Job, JobResult, MAX_LOG_LINES, MAX_SPOTS, MAX_STROKE_POINTS, MAX_STROKE_POINTS_SENT,
     MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, Reply, Session, SetupJob, SetupResult,

@@ -183,6 +183,78 @@ pub enum ClientMsg {
         /// Player 1 and player 2.
         players: [PlayerSpec; 2],
     },
+    /// Analyses the position after `k` moves (the analysis board), within `seconds`.
+    Analyse {
+        /// Session id.
+        session: String,
+        /// Moves played so far, as the page knows it.
+        k: u32,
+        /// The budget in seconds (default 5, at most 60).
+        #[serde(default)]
+        seconds: Option<f64>,
+    },
+}
+
+/// A move of the analysis board as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisMove {
+    /// The spot the curve leaves.
+    pub from: u32,
+    /// The spot it reaches.
+    pub to: u32,
+    /// The spots the move encloses.
+    pub enclosed: Vec<u32>,
+    /// The move in words.
+    pub words: String,
+    /// The canonical form of the position it leads to.
+    pub child: String,
+}
+
+/// One step of the analysis board (`null` values are unknown: the budget ran out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum AnalysisMsg {
+    /// The position's form, bounds, parts and moves, before any verdict.
+    Started {
+        /// The canonical form.
+        canonical: String,
+        /// The fewest moves left.
+        lower: u32,
+        /// The most moves left.
+        upper: u32,
+        /// The parts (canonical lands).
+        parts: Vec<String>,
+        /// Every distinct move.
+        moves: Vec<AnalysisMove>,
+    },
+    /// A part's nimber.
+    Part {
+        /// Index into the parts.
+        index: u32,
+        /// The nimber.
+        nimber: Option<u32>,
+    },
+    /// The position's nimber and outcome.
+    Outcome {
+        /// The nimber.
+        nimber: Option<u32>,
+        /// Whether the player to move wins.
+        wins: Option<bool>,
+    },
+    /// A move's verdict.
+    Move {
+        /// Index into the moves.
+        index: u32,
+        /// The nimber of the position it leads to.
+        nimber: Option<u32>,
+        /// Whether it wins.
+        winning: Option<bool>,
+    },
+    /// The analysis has ended.
+    Done {
+        /// Nodes the solver expanded.
+        nodes: u64,
+    },
 }
 
 /// A spot as the page draws it.
@@ -262,7 +334,8 @@ impl ClientMsg {
             | ClientMsg::SaveLog { session }
             | ClientMsg::Load { session, .. }
             | ClientMsg::Settings { session, .. }
-            | ClientMsg::Players { session, .. } => Some(session),
+            | ClientMsg::Players { session, .. }
+            | ClientMsg::Analyse { session, .. } => Some(session),
         }
     }
 }
@@ -306,6 +379,15 @@ pub enum ServerMsg {
     Log {
         /// The line.
         line: String,
+    },
+    /// One step of the analysis board (answer to `analyse`, a message a step).
+    Analysis {
+        /// The game analysed (the `game` of its state).
+        game: u32,
+        /// The moves played when it was asked.
+        k: u32,
+        /// The step.
+        event: AnalysisMsg,
     },
     /// The game as a game record in JSON (answer to `save`).
     Saved {

@@ -26,6 +26,7 @@ impl Drop for Session {
     /// A page that goes away stops its computation.
     fn drop(&mut self) {
         self.stop_running();
+        self.analysis_stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -166,6 +167,8 @@ pub struct Reply {
     /// A game to build off the async threads (New game, Load); the result goes to
     /// [`Session::finish_setup`].
     pub setup: Option<SetupJob>,
+    /// An analysis to run off the async threads; each of its messages goes to the page.
+    pub analysis: Option<super::analysis::AnalysisJob>,
 }
 
 impl Reply {
@@ -349,6 +352,8 @@ pub struct Session {
     /// the page lights the spots of the last press), so a page runs one reach at a time.
     reach_out: bool,
     reach_next: Option<ReachJob>,
+    /// The stop flag of the latest analysis (raised by a newer one, a new game, the page gone).
+    analysis_stop: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -368,6 +373,7 @@ impl Session {
             setup_generation: 0,
             reach_out: false,
             reach_next: None,
+            analysis_stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -503,6 +509,38 @@ impl Session {
             ClientMsg::Load { json, .. } => self.start_setup(SetupKind::Load { json }),
             ClientMsg::Settings { settings, .. } => self.settings(settings),
             ClientMsg::Players { players, .. } => self.set_players(players),
+            ClientMsg::Analyse { k, seconds, .. } => self.analyse(k, seconds),
+        }
+    }
+
+    /// The analysis board of the position after `k` moves (see [`super::analysis`]).
+    fn analyse(&mut self, k: u32, seconds: Option<f64>) -> Reply {
+        let Some(g) = &self.game else {
+            return Self::error("there is no game to analyse");
+        };
+        if k != g.k() {
+            return Self::error("the game has moved on: analyse the position on the board");
+        }
+        let seconds = seconds.unwrap_or(5.0);
+        self.analysis_stop.store(true, Ordering::Relaxed);
+        self.analysis_stop = Arc::new(AtomicBool::new(false));
+        if !(seconds.is_finite()
+            && (0.1..=super::analysis::MAX_ANALYSIS_SECONDS).contains(&seconds))
+        {
+            return Self::error(format!(
+                "an analysis takes from 0.1 to {} seconds",
+                super::analysis::MAX_ANALYSIS_SECONDS
+            ));
+        }
+        Reply {
+            analysis: Some(super::analysis::AnalysisJob {
+                game: self.games,
+                k,
+                position: g.game.position().clone(),
+                seconds,
+                stop: Arc::clone(&self.analysis_stop),
+            }),
+            ..Reply::default()
         }
     }
 
@@ -632,6 +670,7 @@ impl Session {
             Err(e) => return Self::error(e),
         };
         self.stop_running();
+        self.analysis_stop.store(true, Ordering::Relaxed);
         self.games += 1;
         let mut msgs = Vec::new();
         let mut page = PageGame {

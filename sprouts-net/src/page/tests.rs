@@ -966,3 +966,69 @@ fn a_new_game_from_a_typed_position() {
     assert!(!st.can_undo);
     assert!(!st.over);
 }
+
+/// `analyse` runs the analysis board off the connection: every step comes as an `analysis`
+/// message for the game and move count asked, ending with `done`; a stale move count or a bad
+/// budget is refused.
+#[test]
+fn analyse_sends_the_board_step_by_step() {
+    use super::protocol::AnalysisMsg;
+    let mut s = session();
+    let st = new_game(&mut s, 3, [PlayerSpec::Human, PlayerSpec::Human]);
+    let refused = s.handle(ClientMsg::Analyse {
+        session: SID.into(),
+        k: 5,
+        seconds: None,
+    });
+    assert!(refused.analysis.is_none());
+    assert!(matches!(refused.msgs[0], ServerMsg::Error { .. }));
+    let bad = s.handle(ClientMsg::Analyse {
+        session: SID.into(),
+        k: 0,
+        seconds: Some(f64::NAN),
+    });
+    assert!(bad.analysis.is_none());
+    let r = s.handle(ClientMsg::Analyse {
+        session: SID.into(),
+        k: 0,
+        seconds: Some(10.0),
+    });
+    let job = r.analysis.expect("an analysis job");
+    let mut steps = Vec::new();
+    job.run(&mut |m| match m {
+        ServerMsg::Analysis { game, k, event } => {
+            assert_eq!((game, k), (st.game, 0));
+            steps.push(event);
+        }
+        other => panic!("{other:?}"),
+    });
+    let AnalysisMsg::Started { moves, parts, .. } = &steps[0] else {
+        panic!("{:?}", steps[0])
+    };
+    assert_eq!(parts.len(), 1);
+    assert_eq!(steps.len(), 1 + parts.len() + 1 + moves.len() + 1);
+    assert!(matches!(steps.last(), Some(AnalysisMsg::Done { .. })));
+    assert!(steps.iter().any(|e| matches!(
+        e,
+        AnalysisMsg::Outcome {
+            wins: Some(true),
+            nimber: Some(1)
+        }
+    )));
+    let winning = steps
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                AnalysisMsg::Move {
+                    winning: Some(true),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(
+        winning, 6,
+        "three spots: six of the twelve distinct moves win"
+    );
+}
