@@ -19,6 +19,10 @@ use crate::impartial::{Nimber, Outcome};
 use crate::limits::Limits;
 use crate::solver::Solver;
 
+/// The most moves an analysis lists (a position of a few hundred seeds has hundreds of
+/// thousands of distinct moves: the first ones are listed, the count says how many there are).
+pub const MAX_LISTED_MOVES: usize = 2000;
+
 /// One independent part of the position: a canonical land and its nimber.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartVerdict {
@@ -59,8 +63,12 @@ pub struct BoardReport {
     pub nimber: Option<u32>,
     /// Whether the player to move wins, when settled.
     pub outcome: Option<Outcome>,
-    /// Every distinct move (interchangeable boundaries counted, not listed).
+    /// The distinct moves (interchangeable boundaries counted, not listed), at most
+    /// [`MAX_LISTED_MOVES`] of them.
     pub moves: Vec<MoveVerdict>,
+    /// How many distinct moves the position has (more than `moves` lists when it has more
+    /// than [`MAX_LISTED_MOVES`]).
+    pub move_count: u128,
     /// Nodes the solver expanded.
     pub nodes: u64,
 }
@@ -129,7 +137,11 @@ pub fn analyse_board(
             .collect(),
         ..BoardReport::default()
     };
-    let moves: Vec<Move> = pos.distinct_moves().collect();
+    report.move_count = pos
+        .families()
+        .iter()
+        .fold(0u128, |n, f| n.saturating_add(f.distinct_move_count()));
+    let moves: Vec<Move> = pos.distinct_moves().take(MAX_LISTED_MOVES).collect();
     let mut children = Vec::with_capacity(moves.len());
     for mv in &moves {
         let child = pos.play(mv).expect("a move the position listed");
@@ -242,6 +254,7 @@ mod tests {
             }
             assert_eq!(report.winning_moves().count() > 0, g != 0, "{text}");
             assert!(report.lower <= report.upper);
+            assert_eq!(report.move_count, report.moves.len() as u128, "{text}");
         }
     }
 
@@ -270,5 +283,15 @@ mod tests {
         assert!(report.moves.iter().all(|m| m.nimber.is_none()));
         assert_eq!(report.nimber, None);
         assert_eq!(report.outcome, None);
+    }
+
+    /// A start of many seeds lists the first moves and counts them all.
+    #[test]
+    fn many_moves_are_counted_and_the_first_listed() {
+        let solver = Solver::new(SolverConfig::default());
+        let pos = Position::new(120);
+        let report = analyse_board(&pos, &solver, &Limits::nodes(1), &mut |_| {});
+        assert_eq!(report.moves.len(), MAX_LISTED_MOVES);
+        assert!(report.move_count > MAX_LISTED_MOVES as u128);
     }
 }

@@ -426,7 +426,7 @@ pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     let unknown = report.moves.iter().filter(|m| m.winning.is_none()).count();
     writeln!(
         out,
-        "winning moves: {winning} of {}{}",
+        "winning moves: {winning} of the {} listed{}",
         report.moves.len(),
         if unknown > 0 {
             format!(" ({unknown} unknown within {} s)", args.time)
@@ -458,7 +458,16 @@ fn print_event(
             for p in &r.parts {
                 writeln!(out, "  {}", p.land)?;
             }
-            writeln!(out, "distinct moves: {}", r.moves.len())?;
+            if r.move_count > r.moves.len() as u128 {
+                writeln!(
+                    out,
+                    "distinct moves: {} (the first {} listed)",
+                    r.move_count,
+                    r.moves.len()
+                )?;
+            } else {
+                writeln!(out, "distinct moves: {}", r.move_count)?;
+            }
             *parts = r.parts.iter().map(|p| p.land.clone()).collect();
             *moves = r
                 .moves
