@@ -1,6 +1,8 @@
 //! The web UI's messages: any text decodes or is refused, never panics; what decodes encodes
 //! back to JSON that decodes to the same message; and a session fed any sequence of lines
-//! (one message a line, after its `hello`) answers each without panicking.
+//! (one message a line, after its `hello`) answers each without panicking. A `new_game` from
+//! a typed position of at most a dozen spots is built (the position read, checked and drawn
+//! afresh): any text is refused with a message or gives a game whose picture shows it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -24,6 +26,15 @@ fuzz_target!(|data: &[u8]| {
     for line in text.lines().take(64) {
         // Jobs are not run here (they are the router's and the players' work, fuzzed
         // elsewhere); the answer to every message must come without a panic.
-        let _ = session.handle_text(line);
+        let reply = session.handle_text(line);
+        let small_start = matches!(
+            protocol::decode(line),
+            Ok(protocol::ClientMsg::NewGame { position: Some(ref p), .. })
+                if sprouts_net::page::position_text::read_start(p)
+                    .is_ok_and(|pos| pos.spot_count() <= 12)
+        );
+        if let (true, Some(setup)) = (small_start, reply.setup) {
+            let _ = session.finish_setup(setup.run());
+        }
     }
 });

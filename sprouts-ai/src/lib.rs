@@ -5,6 +5,7 @@
 //! - [`misere_play`]: misère Sprouts by parts (canonical trees of lands, and a search).
 //! - [`Limits`] and [`Solved`]: budgets of bounded searches and their results; [`Clock`] and
 //!   [`ManualClock`]: where their deadlines are read.
+//! - [`analysis`]: the analysis board (parts, nimbers, outcome, bounds, every move's verdict).
 //! - [`bounds`]: bounds on the number of moves left and the exact longest game.
 //! - [`players`]: the computer players (random, Monte Carlo, parity search, perfect).
 //! - [`solver`]: the normal-play solver (outcomes and nimbers by couples of lands and a nim heap).
@@ -50,6 +51,7 @@
 //! assert_eq!(solved.value, None);
 //! ```
 
+pub mod analysis;
 pub mod bounds;
 pub mod impartial;
 mod limits;

@@ -4,6 +4,7 @@ mod input;
 mod misere;
 mod octal;
 mod play;
+mod play_local;
 mod relay;
 mod render;
 mod selfplay;
@@ -49,7 +50,7 @@ enum Command {
     Serve(serve::ServeArgs),
     /// The network-play relay alone (rooms of two players, kept on disk).
     Relay(relay::RelayArgs),
-    /// A computer plays one side of a network game through a relay.
+    /// A computer plays one side of a network game through a relay, or a game from a position.
     Play(play::PlayArgs),
 }
 

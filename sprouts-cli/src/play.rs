@@ -22,8 +22,18 @@ use sprouts_net::relay::RoomCode;
 
 /// Arguments of `sprouts play`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("room").required(true).args(["host", "join"])))]
+#[command(group(clap::ArgGroup::new("room").required(true).args(["host", "join", "position"])))]
 pub(crate) struct PlayArgs {
+    /// A position in GLOP notation to play from here, without a relay (`--p1` moves first,
+    /// `--p2` answers; `human` is a person typing the number of a listed move).
+    #[arg(conflicts_with_all = ["host", "join"])]
+    pub(crate) position: Option<String>,
+    /// The other player of a game from POSITION.
+    #[arg(long, default_value = "human", requires = "position")]
+    pub(crate) p2: String,
+    /// Draw the game from POSITION (laid out afresh, every move drawn and checked).
+    #[arg(long, requires = "position")]
+    pub(crate) draw: bool,
     /// Open a room and play as its host (Player 1, who starts the games).
     #[arg(long)]
     host: bool,
@@ -39,7 +49,7 @@ pub(crate) struct PlayArgs {
     /// The player at this side: `human` (a person typing moves at the terminal) or a computer
     /// player (`random`, `montecarlo:200`, `parity-fast:2s`, `perfect:2s`, ...).
     #[arg(long, default_value = "perfect:2s")]
-    p1: String,
+    pub(crate) p1: String,
     /// The name the other side sees.
     #[arg(long, default_value = "sprouts play")]
     name: String,
@@ -52,16 +62,19 @@ pub(crate) struct PlayArgs {
     games: Option<usize>,
     /// Misère play (the host's choice).
     #[arg(long)]
-    misere: bool,
+    pub(crate) misere: bool,
     /// Seed of the computer player (random when not given).
     #[arg(long)]
-    seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 3600)]
     timeout: u64,
 }
 
 pub(crate) fn run(args: PlayArgs) -> anyhow::Result<()> {
+    if let Some(position) = &args.position {
+        return crate::play_local::run(position, &args);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

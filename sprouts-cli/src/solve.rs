@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use sprouts_ai::analysis::{BoardEvent, analyse_board};
 use sprouts_ai::impartial::{Nimber, Outcome};
 use sprouts_ai::solver::{
     DbError, DbFile, Solver, SolverConfig, TextFormat, check_output, write_atomically,
@@ -431,50 +432,120 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `sprouts analyse POSITION`.
+/// `sprouts analyse POSITION`: the analysis board ([`sprouts_ai::analysis`]), each line
+/// printed as soon as it is known.
 pub(crate) fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     let pos = read_position_within(&args.position, MAX_SEARCH_SPOTS, "`analyse`")?;
-    let form = pos.canonical();
-    let children = pos.distinct_children();
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "canonical: {form}")?;
-    let lands = form.land_forms();
-    writeln!(out, "parts: {}", lands.len())?;
-    for l in &lands {
-        writeln!(out, "  {l}")?;
-    }
-    writeln!(out, "distinct moves: {}", children.len())?;
     let solver = make_solver(args.threads, false, None)?;
     let limits = limits(None, Some(args.time), true)?;
-    let nimber = with_progress(&solver, "analyse", || solver.nimber(&pos, &limits));
-    match nimber.value {
-        Some(n) => {
-            let verdict = if n.0 == 0 {
-                "the player to move loses"
-            } else {
-                "the player to move wins"
-            };
-            writeln!(out, "verdict: {verdict} (nimber {})", n.0)?;
-        }
-        None => {
-            let outcome = solver.outcome(&pos, &limits);
-            match outcome.value {
-                Some(Outcome::Win) => writeln!(out, "verdict: the player to move wins")?,
-                Some(Outcome::Loss) => writeln!(out, "verdict: the player to move loses")?,
-                None => writeln!(out, "verdict: unknown (not settled within {} s)", args.time)?,
+    let start = Instant::now();
+    let mut out = std::io::stdout();
+    let mut failed: Option<std::io::Error> = None;
+    let mut parts: Vec<String> = Vec::new();
+    let mut moves: Vec<String> = Vec::new();
+    let report = with_progress(&solver, "analyse", || {
+        analyse_board(&pos, &solver, &limits, &mut |event| {
+            if failed.is_none()
+                && let Err(e) = print_event(&mut out, event, &mut parts, &mut moves)
+            {
+                failed = Some(e);
             }
-        }
+            let _ = out.flush();
+        })
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
     }
-    for l in &lands {
-        if let Some(n) = solver.known_nimber(l) {
-            writeln!(out, "  nimber {} for {l}", n.0)?;
+    let winning = report.winning_moves().count();
+    let unknown = report.moves.iter().filter(|m| m.winning.is_none()).count();
+    writeln!(
+        out,
+        "winning moves: {winning} of the {} listed{}",
+        report.moves.len(),
+        if unknown > 0 {
+            format!(" ({unknown} unknown within {} s)", args.time)
+        } else {
+            String::new()
         }
-    }
+    )?;
     writeln!(
         out,
         "searched: {} nodes, {:.2} s",
-        solver.nodes_expanded(),
-        nimber.elapsed.as_secs_f64()
+        report.nodes,
+        start.elapsed().as_secs_f64()
     )?;
+    Ok(())
+}
+
+/// Prints one step of the analysis board.
+fn print_event(
+    out: &mut impl Write,
+    event: &BoardEvent,
+    parts: &mut Vec<String>,
+    moves: &mut Vec<String>,
+) -> std::io::Result<()> {
+    match event {
+        BoardEvent::Started(r) => {
+            writeln!(out, "canonical: {}", r.canonical)?;
+            writeln!(out, "moves left: at least {}, at most {}", r.lower, r.upper)?;
+            writeln!(out, "parts: {}", r.parts.len())?;
+            for p in &r.parts {
+                writeln!(out, "  {}", p.land)?;
+            }
+            if r.move_count > r.moves.len() as u128 {
+                writeln!(
+                    out,
+                    "distinct moves: {} (the first {} listed)",
+                    r.move_count,
+                    r.moves.len()
+                )?;
+            } else {
+                writeln!(out, "distinct moves: {}", r.move_count)?;
+            }
+            *parts = r.parts.iter().map(|p| p.land.clone()).collect();
+            *moves = r
+                .moves
+                .iter()
+                .map(|m| format!("{} (to {})", m.words, m.child))
+                .collect();
+        }
+        BoardEvent::Part { index, nimber } => {
+            let land = parts.get(*index).map_or("", String::as_str);
+            match nimber {
+                Some(n) => writeln!(out, "part {}: nimber {n} for {land}", index + 1)?,
+                None => writeln!(out, "part {}: nimber unknown for {land}", index + 1)?,
+            }
+        }
+        BoardEvent::Outcome { nimber, outcome } => match (outcome, nimber) {
+            (Some(o), n) => {
+                let who = if *o == Outcome::Win { "wins" } else { "loses" };
+                match n {
+                    Some(n) => writeln!(out, "verdict: the player to move {who} (nimber {n})")?,
+                    None => writeln!(out, "verdict: the player to move {who}")?,
+                }
+            }
+            (None, _) => writeln!(out, "verdict: unknown (not settled within the budget)")?,
+        },
+        BoardEvent::Move {
+            index,
+            nimber,
+            winning,
+        } => {
+            let words = moves.get(*index).map_or("", String::as_str);
+            let verdict = match winning {
+                Some(true) => "winning",
+                Some(false) => "losing",
+                None => "unknown",
+            };
+            match nimber {
+                Some(n) => writeln!(
+                    out,
+                    "move {}: {words}: {verdict} (leads to nimber {n})",
+                    index + 1
+                )?,
+                None => writeln!(out, "move {}: {words}: {verdict}", index + 1)?,
+            }
+        }
+    }
     Ok(())
 }

@@ -232,6 +232,40 @@ fn analyse_prints_form_parts_moves_and_verdict() {
     assert!(text.contains("verdict: the player to move"), "{text}");
 }
 
+/// The analysis board's verdicts, checked by `sprouts solve` on every move's child: a move is
+/// winning exactly when its child is lost, and the nimbers agree.
+#[test]
+fn analyse_verdicts_equal_solve_on_every_child() {
+    for position in ["0*3", "0*2.AB|AB", "0.1a1a+0*2", "0*4"] {
+        let text = stdout_ok(&["analyse", position, "--threads", "1"]);
+        assert!(text.contains("moves left: at least "), "{text}");
+        let mut checked = 0;
+        for line in text.lines().filter(|l| l.starts_with("move ")) {
+            let (_, rest) = line.split_once(" (to ").expect("the child");
+            let (child, rest) = rest.split_once("): ").expect("the verdict");
+            let verdict = rest.split(' ').next().unwrap();
+            let nimber = rest
+                .split_once("leads to nimber ")
+                .map(|(_, n)| n.trim_end_matches(')').to_owned())
+                .expect("a nimber, the budget is ample");
+            let solved = stdout_ok(&["solve", child, "--nimber", "--threads", "1"]);
+            let fields: Vec<&str> = solved.trim().split('\t').collect();
+            assert_eq!(fields[2], format!("nimber {nimber}"), "{position}: {line}");
+            let expected = if fields[1] == "L" {
+                "winning"
+            } else {
+                "losing"
+            };
+            assert_eq!(verdict, expected, "{position}: {line}");
+            checked += 1;
+        }
+        assert!(checked > 0, "{text}");
+        let winning = text.lines().any(|l| l.contains(": winning"));
+        let wins = text.contains("verdict: the player to move wins");
+        assert_eq!(winning, wins, "{text}");
+    }
+}
+
 /// The nodes a `solve` line reports.
 fn nodes_of(line: &str) -> u64 {
     line.split('\t')

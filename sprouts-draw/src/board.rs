@@ -154,6 +154,9 @@ pub enum BoardError {
     /// The picture shows another position than the moves make.
     #[error(transparent)]
     Mismatch(Box<Mismatch>),
+    /// A position could not be drawn afresh (it is not drawable, or the layout failed).
+    #[error(transparent)]
+    Layout(#[from] crate::LayoutError),
 }
 
 /// What a move's drawing edit is told about the move.

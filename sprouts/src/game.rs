@@ -210,6 +210,27 @@ impl Game {
         Ok(Game::drawn(board, seats))
     }
 
+    /// A drawn game from any position (a custom start, typed in GLOP notation or built in
+    /// code): the picture is drawn afresh from the position alone (Z of spec 4.6, see
+    /// [`Board::from_position`]), seat 0 moves first under `convention`. Every player plays on
+    /// it; undo stops at the start; [`crate::GameRecord`] keeps the start with its spots.
+    ///
+    /// # Errors
+    /// [`GameError::Board`] for bad settings, a bad world, or a position that cannot be drawn
+    /// (GLOP's reduced positions, with a 1-life spot met once or stumps written apart, are
+    /// games but not pictures): the message names the rule it breaks.
+    pub fn from_position(
+        position: &Position,
+        seats: [Seat; 2],
+        convention: Convention,
+        world: sprouts_draw::WorldSize,
+        settings: Settings,
+    ) -> Result<Game, GameError> {
+        let board = Board::from_position(position, world, settings, &FreshOptions::default())
+            .map_err(board_error)?;
+        Ok(Game::drawn(board, seats).with_convention(convention))
+    }
+
     fn with_surface(surface: Surface, seats: [Seat; 2]) -> Game {
         Game {
             surface,

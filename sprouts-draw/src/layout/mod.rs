@@ -20,6 +20,7 @@
 pub(crate) mod fpp;
 pub(crate) mod map;
 pub(crate) mod polish;
+pub(crate) mod start;
 pub(crate) mod triangulate;
 
 use sprouts_geom::{CubicBez, Piece, Point, Spline};

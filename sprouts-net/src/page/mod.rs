@@ -12,6 +12,7 @@
 mod analysis;
 #[cfg(test)]
 mod net_tests;
+pub mod position_text;
 pub mod protocol;
 mod session;
 #[cfg(test)]

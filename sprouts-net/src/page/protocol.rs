@@ -72,8 +72,12 @@ pub enum ClientMsg {
     NewGame {
         /// The session id from `welcome`.
         session: String,
-        /// Number of spots (at least 1).
+        /// Number of spots (at least 1); ignored when `position` is given.
         spots: u32,
+        /// A position in GLOP notation to start from instead of `spots` seeds (drawn afresh;
+        /// it must be a picture: every spot met as often as it has curves).
+        #[serde(default)]
+        position: Option<String>,
         /// Normal or misère play.
         convention: ConventionName,
         /// Player 1 (Blue) and player 2 (Red).

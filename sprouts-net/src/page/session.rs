@@ -30,6 +30,9 @@ impl Drop for Session {
     /// A page that goes away stops its computation.
     fn drop(&mut self) {
         self.stop_running();
+        if let Some(stop) = self.analysing.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -204,6 +207,8 @@ enum SetupKind {
     /// A new game: the spots placed in the drawing area.
     New {
         spots: u32,
+        /// A position to start from instead of `spots` seeds.
+        start: Option<Box<sprouts::topo::Position>>,
         world: WorldSize,
         settings: Settings,
         seats: Box<[Seat; 2]>,
@@ -238,12 +243,24 @@ impl SetupJob {
         let loaded = matches!(self.kind, SetupKind::Load { .. });
         let outcome = match self.kind {
             SetupKind::New {
+                start: Some(position),
+                world,
+                settings,
+                seats,
+                first,
+                convention,
+                ..
+            } => Game::from_position(&position, *seats, convention, world, settings)
+                .map(|g| (g.with_first(usize::from(first)), Vec::new()))
+                .map_err(|e| format!("cannot start from this position: {e}")),
+            SetupKind::New {
                 spots,
                 world,
                 settings,
                 seats,
                 first,
                 convention,
+                ..
             } => Game::drawn_spots(spots, world, settings, *seats)
                 .map(|g| {
                     let g = g.with_convention(convention).with_first(usize::from(first));
@@ -501,6 +518,15 @@ impl Session {
                 },
             ),
             ClientMsg::NewGame {
+                position: Some(text),
+                convention,
+                players,
+                first,
+                width,
+                height,
+                ..
+            } => self.new_game_from(&text, convention, players, first, width, height),
+            ClientMsg::NewGame {
                 spots,
                 convention,
                 players,
@@ -637,6 +663,7 @@ impl Session {
             .map_or_else(Settings::default, |g| *g.board().settings());
         self.start_setup(SetupKind::New {
             spots,
+            start: None,
             world: WorldSize::new(width.round(), height.round()),
             settings,
             seats: Box::new(seats),
@@ -646,6 +673,36 @@ impl Session {
                 ConventionName::Misere => Convention::Misere,
             },
         })
+    }
+
+    /// A new game from a position typed in GLOP notation: read and checked here (a clear
+    /// refusal for text that is not a position, or not a picture), drawn by the setup job.
+    fn new_game_from(
+        &mut self,
+        text: &str,
+        convention: ConventionName,
+        players: [PlayerSpec; 2],
+        first: u8,
+        width: f64,
+        height: f64,
+    ) -> Reply {
+        let position = match crate::page::position_text::read_start(text) {
+            Ok(p) => p,
+            Err(e) => return Self::error(e),
+        };
+        let spots = u32::try_from(position.spot_count())
+            .unwrap_or(u32::MAX)
+            .max(1);
+        // The checks of an n-spot game, for the position's spots.
+        let mut reply = self.new_game(spots, convention, players, first, width, height);
+        if let Some(SetupJob {
+            kind: SetupKind::New { start, .. },
+            ..
+        }) = &mut reply.setup
+        {
+            *start = Some(Box::new(position));
+        }
+        reply
     }
 
     /// Starts building a game off the async threads; a setup asked for earlier is dropped
@@ -676,6 +733,9 @@ impl Session {
             Err(e) => return Self::error(e),
         };
         self.stop_running();
+        if let Some(stop) = self.analysing.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
         self.games += 1;
         let mut msgs = Vec::new();
         let mut page = PageGame {

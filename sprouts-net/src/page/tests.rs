@@ -60,6 +60,7 @@ fn new_game(s: &mut Session, spots: u32, players: [PlayerSpec; 2]) -> StateMsg {
         ClientMsg::NewGame {
             session: SID.into(),
             spots,
+            position: None,
             convention: super::protocol::ConventionName::Normal,
             players,
             first: 0,
@@ -483,6 +484,7 @@ fn new_game_and_load_are_set_up_off_the_connection() {
     let new_game_msg = |spots: u32, players: [PlayerSpec; 2]| ClientMsg::NewGame {
         session: SID.into(),
         spots,
+        position: None,
         convention: super::protocol::ConventionName::Normal,
         players,
         first: 0,
@@ -684,6 +686,7 @@ fn space_during_the_ladder_skips_the_search_and_still_draws() {
         let mut r = s.handle(ClientMsg::NewGame {
             session: SID.into(),
             spots: 6,
+            position: None,
             convention: super::protocol::ConventionName::Normal,
             players: [random.clone(), random],
             first: 0,
@@ -843,6 +846,7 @@ fn too_many_spots_are_refused_with_the_limit() {
         ClientMsg::NewGame {
             session: SID.into(),
             spots: super::MAX_SPOTS + 1,
+            position: None,
             convention: super::protocol::ConventionName::Normal,
             players: [PlayerSpec::Human, PlayerSpec::Human],
             first: 0,
@@ -1066,4 +1070,45 @@ fn who_is_winning_and_the_hint() {
         &format!(r#"{{"type":"analyse","session":"{SID}","k":3}}"#),
         "stale position",
     );
+}
+
+/// A game from a typed position: drawn, played on, undone to its start and no further; text
+/// that is not a position, or not a picture, is refused with the reason and the game in play
+/// goes on.
+#[test]
+fn a_new_game_from_a_typed_position() {
+    let mut s = session();
+    let before = new_game(&mut s, 3, [PlayerSpec::Human, PlayerSpec::Human]);
+    let from = |position: &str| ClientMsg::NewGame {
+        session: SID.into(),
+        spots: 1,
+        position: Some(position.into()),
+        convention: super::protocol::ConventionName::Normal,
+        players: [PlayerSpec::Human, PlayerSpec::Human],
+        first: 0,
+        width: 800.0,
+        height: 600.0,
+    };
+    for (bad, reason) in [
+        ("0.1a1a?", "at byte 6"),
+        ("0.2", "not a picture"),
+        ("", "type a position"),
+    ] {
+        let msgs = send(&mut s, from(bad));
+        assert!(
+            msgs.iter()
+                .any(|m| matches!(m, ServerMsg::Error { message } if message.contains(reason))),
+            "{bad}: {msgs:?}"
+        );
+        assert!(
+            !msgs.iter().any(|m| matches!(m, ServerMsg::State(_))),
+            "{bad}"
+        );
+    }
+    let st = last_state(&send(&mut s, from("0*2.1a1a")));
+    assert_ne!(st.game, before.game);
+    assert_eq!(st.spots.len(), 5);
+    assert_eq!(st.k, 0);
+    assert!(!st.can_undo);
+    assert!(!st.over);
 }

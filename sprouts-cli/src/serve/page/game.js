@@ -12,7 +12,7 @@ function defaultGame() {
 function newGame(g) {
   const w = worldSize();
   resetInput();
-  send({ type: "new_game", spots: g.spots, convention: g.convention, players: g.players, first: g.first, width: w.width, height: w.height });
+  send({ type: "new_game", spots: g.spots, position: g.position || null, convention: g.convention, players: g.players, first: g.first, width: w.width, height: w.height });
 }
 function resetInput() { S.press = null; S.armed = null; S.lit = []; S.litFrom = null; S.marks = []; }
 
@@ -39,7 +39,7 @@ $("b-new").onclick = () => $("d-new").showModal();
 $("f-new").onsubmit = ev => {
   if (ev.submitter && ev.submitter.value !== "ok") return;
   newGame({
-    spots: parseInt($("n-spots").value, 10), convention: $("n-conv").value,
+    spots: parseInt($("n-spots").value, 10), position: $("n-position").value.trim(), convention: $("n-conv").value,
     players: [playerFromDialog(0), playerFromDialog(1)], first: parseInt($("n-first").value, 10),
   });
 };
