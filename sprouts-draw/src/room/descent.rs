@@ -160,7 +160,7 @@ pub(crate) struct Descent {
 
 /// Minimises the model's energy from its start, in rounds of at most `per_round` L-BFGS
 /// iterations (each round starting its memory afresh), until a round moves no node by a pixel
-/// or `rounds` are done. Returns the parameters reached and how.
+/// or gains less than a pixel's worth of energy per 24 steps, or `rounds` are done. Returns the parameters reached and how.
 pub(crate) fn descend(
     model: &Arc<Model>,
     rounds: u32,
@@ -210,9 +210,12 @@ pub(crate) fn descend(
             .zip(x.chunks(2))
             .map(|(a, b)| (a[0] - b[0]).hypot(a[1] - b[1]))
             .fold(0.0, f64::max);
+        let gain = energy - state.get_best_cost();
         energy = state.get_best_cost();
         x = best;
-        if moved < 1.0 {
+        // The drawing no longer changes visibly: no point moved by a pixel, or the round
+        // gained less than a pixel's worth of energy for every 24 of its steps.
+        if moved < 1.0 || gain < state.get_iter().max(1) as f64 / 24.0 {
             break;
         }
     }

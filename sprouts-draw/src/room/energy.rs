@@ -150,7 +150,7 @@ impl Model {
                 if net.adjacent[v].contains(&a) || net.adjacent[v].contains(&b) {
                     return;
                 }
-                let gap = Net::node_segment(pts, net.radius[v], v, (a, b));
+                let gap = net.node_segment(pts, v, s);
                 let (f, df) = phi(gap.gap);
                 if f > 0.0 {
                     crowd += f;

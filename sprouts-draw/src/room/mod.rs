@@ -80,12 +80,12 @@ impl RelaxOptions {
 }
 
 impl Default for RelaxOptions {
-    /// Up to 8 rounds of 60 iterations, points half the comfort distance apart, the spec's
+    /// Up to 4 rounds of 40 iterations, points half the comfort distance apart, the spec's
     /// bending.
     fn default() -> RelaxOptions {
         RelaxOptions {
-            rounds: 8,
-            iterations: 60,
+            rounds: 4,
+            iterations: 40,
             spacing: 0.5,
             bending: 1.0,
         }

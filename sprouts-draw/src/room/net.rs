@@ -19,6 +19,8 @@ pub(crate) struct Net {
     pub paths: Vec<Vec<usize>>,
     /// Segments `(a, b)` of all paths.
     pub segs: Vec<(usize, usize)>,
+    /// The end spots of each segment's path (a spot's own curves come into its disc).
+    pub seg_spots: Vec<(usize, usize)>,
     /// The nodes joined to each node by a segment.
     pub adjacent: Vec<Vec<usize>>,
     /// The number of spot nodes.
@@ -97,6 +99,10 @@ impl Net {
             .iter()
             .flat_map(|p| p.windows(2).map(|w| (w[0], w[1])))
             .collect();
+        let seg_spots: Vec<(usize, usize)> = paths
+            .iter()
+            .flat_map(|p| std::iter::repeat_n((p[0], p[p.len() - 1]), p.len() - 1))
+            .collect();
         let mut adjacent = vec![Vec::new(); pts.len()];
         for &(a, b) in &segs {
             adjacent[a].push(b);
@@ -107,6 +113,7 @@ impl Net {
             radius,
             paths,
             segs,
+            seg_spots,
             adjacent,
             spots,
             world,
@@ -134,7 +141,7 @@ impl Net {
                 Point::new(pa.x.max(pb.x), pa.y.max(pb.y)),
             ));
         }
-        close_pairs(&boxes, reach, 2.0 * reach, |i, j| {
+        close_pairs(&boxes, reach, reach, |i, j| {
             if i < n && j >= n {
                 let s = j - n;
                 let (a, b) = self.segs[s];
@@ -147,9 +154,17 @@ impl Net {
         });
     }
 
-    /// The gap between node `v` and segment `s` (distance less the node's radius), the
-    /// closest point's parameter on the segment, and the unit vector from it to the node.
-    pub(crate) fn node_segment(pts: &[Point], r: f64, v: usize, s: (usize, usize)) -> Gap {
+    /// The gap between node `v` and segment `s` (distance less the node's radius, unless
+    /// the node is a spot the segment's curve ends at), the closest point's parameter on the
+    /// segment, and the unit vector from it to the node.
+    pub(crate) fn node_segment(&self, pts: &[Point], v: usize, seg: usize) -> Gap {
+        let s = self.segs[seg];
+        let (x, y) = self.seg_spots[seg];
+        let r = if v == x || v == y {
+            0.0
+        } else {
+            self.radius[v]
+        };
         let p = pts[v];
         let (t, q) = closest_on_segment(p, pts[s.0], pts[s.1]);
         let d = p - q;
@@ -187,7 +202,7 @@ impl Net {
         self.near_pairs(pts, reach, |pair| match pair {
             Pair::NodeSegment(v, s) => {
                 let seg = self.segs[s];
-                let g = Net::node_segment(pts, self.radius[v], v, seg).gap;
+                let g = self.node_segment(pts, v, s).gap;
                 part[v] = part[v].min(g);
                 part[seg.0] = part[seg.0].min(g);
                 part[seg.1] = part[seg.1].min(g);

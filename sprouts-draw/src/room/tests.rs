@@ -259,3 +259,88 @@ proptest! {
         }
     }
 }
+
+/// Crowding of a picture, for the measured figures: the least gap (between a point of a curve
+/// at least 16 px along from its own ends and another curve, or a spot not on the curve, less
+/// the spot's radius) and the share of curve length (the same points) within 8 px and within
+/// 20 px of another curve. Curves are sampled every 2 px.
+fn crowding(d: &crate::Drawing) -> (f64, f64, f64) {
+    let net = Net::of_drawing(d, 2.0).unwrap();
+    let mut least = f64::INFINITY;
+    let (mut near8, mut near20, mut total) = (0usize, 0usize, 0usize);
+    for (c, path) in net.paths.iter().enumerate() {
+        let (a, b) = (net.pts[path[0]], net.pts[path[path.len() - 1]]);
+        for &v in &path[1..path.len() - 1] {
+            let p = net.pts[v];
+            if (p - a).norm() < 16.0 || (p - b).norm() < 16.0 {
+                continue;
+            }
+            let mut g = f64::INFINITY;
+            for (o, other) in net.paths.iter().enumerate() {
+                if o == c {
+                    continue;
+                }
+                for w in other.windows(2) {
+                    g = g.min(sprouts_geom::point_segment_distance(
+                        p,
+                        net.pts[w[0]],
+                        net.pts[w[1]],
+                    ));
+                }
+            }
+            total += 1;
+            near8 += usize::from(g <= 8.0);
+            near20 += usize::from(g <= 20.0);
+            least = least.min(g);
+        }
+        for s in 0..net.spots {
+            if s == path[0] || s == path[path.len() - 1] {
+                continue;
+            }
+            for w in path.windows(2) {
+                let dist =
+                    sprouts_geom::point_segment_distance(net.pts[s], net.pts[w[0]], net.pts[w[1]]);
+                least = least.min(dist - net.radius[s]);
+            }
+        }
+    }
+    let share = |k: usize| k as f64 / total.max(1) as f64;
+    (least, share(near8), share(near20))
+}
+
+/// The measured figures of docs/drawing.md: crowded 8-spot pictures drawn by the router in a
+/// small window, before and after A and after R.
+#[test]
+#[ignore = "figures: cargo test -p sprouts-draw --lib -- --ignored --nocapture relax_figures"]
+fn relax_figures() {
+    eprintln!(
+        "seed | curves | before: gap, <=8 px, <=20 px | A: gap, <=8, <=20, s | R: gap, <=8, <=20, s"
+    );
+    for seed in 0..6 {
+        let b = routed_board(8, 16, seed);
+        let (g0, a0, c0) = crowding(b.drawing());
+        let mut row = format!(
+            "{seed} | {} | {g0:.1}, {:.1}%, {:.1}%",
+            b.drawing().curves().len(),
+            100.0 * a0,
+            100.0 * c0
+        );
+        for mode in [RelaxMode::Adjust, RelaxMode::Rearrange] {
+            let mut c = b.clone();
+            let t = std::time::Instant::now();
+            match c.relax(mode, &RelaxOptions::default(), &never()) {
+                Ok(_) => {
+                    let (g, a, cc) = crowding(c.drawing());
+                    row.push_str(&format!(
+                        " | {g:.1}, {:.1}%, {:.1}%, {:.2}",
+                        100.0 * a,
+                        100.0 * cc,
+                        t.elapsed().as_secs_f64()
+                    ));
+                }
+                Err(e) => row.push_str(&format!(" | refused: {e}")),
+            }
+        }
+        eprintln!("{row}");
+    }
+}
