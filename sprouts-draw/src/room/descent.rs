@@ -119,12 +119,12 @@ where
         };
         let d = &self.direction;
         let slope: f64 = g0.iter().zip(d).map(|(a, b)| a * b).sum();
-        if !(slope < 0.0) {
+        if slope.is_nan() || slope >= 0.0 {
             return Err(NoDescent.into());
         }
         let mut alpha = self.first.min(CappedSearch::max_step(&self.model, &x, d));
         for _ in 0..40 {
-            if !(alpha > 0.0) {
+            if alpha.is_nan() || alpha <= 0.0 {
                 break;
             }
             let y: Vec<f64> = x.iter().zip(d).map(|(a, b)| a + alpha * b).collect();
