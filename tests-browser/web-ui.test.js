@@ -209,7 +209,7 @@ test("two computers finish a 5-spot game; undo pauses them, resume finishes; a s
   await page.click("#b-pause");
   await finishByComputers(page);
   const log = await page.evaluate(() => window.sprouts.log);
-  t.diagnostic(`moves refused as chosen: ${log.filter(l => /ladder step 1/.test(l)).length}; drawn as an equivalent move: ${log.filter(l => /drawn instead/.test(l)).length}; drawn afresh: ${log.filter(l => /ladder step 3: .* drawn with the whole picture afresh/.test(l)).length}`);
+  t.diagnostic(`moves refused as chosen: ${log.filter(l => /ladder step 1/.test(l)).length}; drawn as an equivalent move: ${log.filter(l => /drawn instead/.test(l)).length}; drawn afresh: ${log.filter(l => /ladder step 4: .* drawn with the whole picture afresh/.test(l)).length}`);
   st = await H.state(page);
   assert.match(await page.textContent("#status"), new RegExp(`^${COLOURS[st.winner]} wins`));
   // The picture keeps up with the game: within a few seconds of the end, the last picture is

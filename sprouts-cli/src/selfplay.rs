@@ -54,6 +54,11 @@ pub(crate) struct SelfplayArgs {
     /// (`Board::draw_move_fresh`, spec 4.6) instead of stopping the game's drawing.
     #[arg(long, requires = "draw")]
     fresh: bool,
+    /// With --draw: the Room steps the ladder takes before Z when the router refuses a move,
+    /// as letters: `A` (the curves relaxed, spots kept), `R` (the whole picture relaxed), or
+    /// `none` (spec 4.1, 4.5).
+    #[arg(long, value_name = "STEPS", default_value = "R", requires = "draw", value_parser = parse_room)]
+    room: (bool, bool),
     /// With --draw: write each game's final picture (SVG) and saved game (JSON) here, and for
     /// a game whose drawing stopped, the picture where the move was refused with the move
     /// named in it (`game-N-refused.svg` and `.png`), its saved game (`game-N-refused.json`) and the
@@ -64,6 +69,29 @@ pub(crate) struct SelfplayArgs {
     /// picture sooner).
     #[arg(long, value_name = "WxH", default_value = "2560x1383", requires = "draw", value_parser = parse_area)]
     area: (f64, f64),
+}
+
+/// Reads `--room`: letters A and R (either case, each at most once), or `none`; gives
+/// `(A, R)`.
+fn parse_room(text: &str) -> Result<(bool, bool), String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok((false, false));
+    }
+    let (mut a, mut r) = (false, false);
+    for c in text.chars() {
+        let seen = match c.to_ascii_uppercase() {
+            'A' => std::mem::replace(&mut a, true),
+            'R' => std::mem::replace(&mut r, true),
+            _ => return Err(format!("`{c}` is not a Room step (A or R)")),
+        };
+        if seen {
+            return Err(format!("`{c}` is given twice"));
+        }
+    }
+    if !(a || r) {
+        return Err("no Room step given (A, R, or none)".into());
+    }
+    Ok((a, r))
 }
 
 /// Reads `--area`: `WIDTHxHEIGHT`, each a number of pixels from 100 to the largest world side.
@@ -90,7 +118,7 @@ fn parse_area(text: &str) -> Result<(f64, f64), String> {
 /// What drawing the moves of the games gave, step by step of the ladder.
 #[derive(Default)]
 struct DrawTally {
-    /// Moves drawn by the router (ladder steps 1 and 2).
+    /// Moves drawn by the router (ladder steps 1 to 3).
     drawn: u64,
     /// Moves no step of the ladder could draw.
     refused: u64,
@@ -98,7 +126,7 @@ struct DrawTally {
     wrong: u64,
     /// Games drawn to the end.
     to_end: u64,
-    /// Moves drawn by a fresh layout (ladder step 3).
+    /// Moves drawn by a fresh layout (ladder step 4).
     fresh: u64,
     /// Games drawn to the end without a fresh layout.
     to_end_without_fresh: u64,
@@ -112,6 +140,8 @@ struct DrawTally {
     to_end_without_equivalent: u64,
     /// Whether the game being played had a move drawn as an equivalent.
     game_used_equivalent: bool,
+    /// Moves drawn by each rung of the ladder, by the rung's name.
+    by_rung: std::collections::BTreeMap<&'static str, u64>,
 }
 
 impl DrawTally {
@@ -120,6 +150,7 @@ impl DrawTally {
         let Some(ladder) = &played.ladder else {
             return;
         };
+        *self.by_rung.entry(ladder.rung.name()).or_default() += 1;
         match &ladder.rung {
             Rung::Fresh(_) => {
                 self.fresh += 1;
@@ -138,10 +169,11 @@ impl DrawTally {
         }
         if ladder.rung.number() > 1 || ladder.rung.is_equivalent() {
             eprintln!(
-                "game {game} move {}: {} (ladder step {})",
+                "game {game} move {}: {} (ladder step {}, {})",
                 played.number,
                 ladder.log.join("; "),
-                ladder.rung.number()
+                ladder.rung.number(),
+                ladder.rung.name()
             );
         }
     }
@@ -431,6 +463,8 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             .with_first(first)
             .with_ladder(LadderOptions {
                 fresh: args.fresh,
+                adjust: args.room.0,
+                rearrange: args.room.1,
                 ..LadderOptions::default()
             });
         let mut moves_json = Vec::new();
@@ -561,6 +595,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             line["moves_drawn_as_equivalent"] = json!(draw.equivalent);
             line["moves_drawn_by_ladder_step_2"] = json!(draw.step_two);
             line["games_drawn_without_equivalent"] = json!(draw.to_end_without_equivalent);
+            line["moves_drawn_by_rung"] = json!(draw.by_rung);
             if args.fresh {
                 line["moves_drawn_fresh"] = json!(draw.fresh);
                 line["games_drawn_without_fresh"] = json!(draw.to_end_without_fresh);
@@ -592,6 +627,12 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 draw.refused,
                 draw.wrong
             )?;
+            let rungs: Vec<String> = draw
+                .by_rung
+                .iter()
+                .map(|(name, n)| format!("{name} {n}"))
+                .collect();
+            writeln!(out, "# ladder rungs used: {}", rungs.join(", "))?;
             if args.fresh {
                 writeln!(
                     out,

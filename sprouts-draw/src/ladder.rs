@@ -9,10 +9,17 @@
 //!    ([`Board::equivalent_moves`]) that rung 1 did not try, each drawn by
 //!    [`Board::draw_move_strict`], within a time budget; the game goes on as the player chose,
 //!    its picture differs;
-//! 3. the move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of spec 4.6),
+//! 3. the Room rungs A and R (spec 4.5, 5.9 step 2), each switched on by its box: the whole
+//!    picture relaxed ([`Board::relax`]), then the same move drawn again in the new picture
+//!    ([`Board::draw_move`], its interchangeable boundaries chosen afresh); the change and the
+//!    move are one undo step, and a change after which the move still cannot be drawn is
+//!    taken back;
+//! 4. the move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of spec 4.6),
 //!    which needs no router.
 //!
-//! When every rung refuses, the first refusal is returned and the board is exactly as it was.
+//! Each rung is tried at most once for a move. When every rung refuses, the first refusal is
+//! returned and the board is exactly as it was. The stop flag skips rungs 2 and 3 (and ends a
+//! relaxation where it is); rung 4 still runs, so a move whose thinking was stopped is drawn.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -20,7 +27,10 @@ use std::time::{Duration, Instant};
 use sprouts_geom::Point;
 use sprouts_topo::Move;
 
-use crate::{Board, DrawnMove, FreshOptions, FreshReport, Refusal};
+use crate::{
+    Board, DrawnMove, FreshOptions, FreshReport, Refusal, RelaxMode, RelaxOptions, RelaxReport,
+    relax_words,
+};
 
 /// Which rungs of the ladder may be climbed, and their budgets (the "Room" choices for the
 /// computer's moves).
@@ -32,19 +42,29 @@ pub struct LadderOptions {
     pub equivalents_tried: usize,
     /// The time after which rung 2 tries no further move.
     pub equivalents_budget: Duration,
-    /// Rung 3: the whole picture drawn afresh with the move (Z).
+    /// Rung 3, A: the curves relaxed with the spots kept, then the move drawn again.
+    pub adjust: bool,
+    /// Rung 3, R: the whole picture relaxed, then the move drawn again.
+    pub rearrange: bool,
+    /// The options of A and R.
+    pub relax_options: RelaxOptions,
+    /// Rung 4: the whole picture drawn afresh with the move (Z).
     pub fresh: bool,
     /// The fresh layout's options.
     pub fresh_options: FreshOptions,
 }
 
 impl Default for LadderOptions {
-    /// Every rung on: 24 equivalent moves within 20 s, then Z.
+    /// The computer's Room boxes of spec 4.1 (R and Z on, A off) and 24 equivalent moves
+    /// within 20 s.
     fn default() -> LadderOptions {
         LadderOptions {
             equivalents: true,
             equivalents_tried: 24,
             equivalents_budget: Duration::from_secs(20),
+            adjust: false,
+            rearrange: true,
+            relax_options: RelaxOptions::default(),
             fresh: true,
             fresh_options: FreshOptions::default(),
         }
@@ -62,17 +82,36 @@ pub enum Rung {
     },
     /// Rung 2: another move giving the same game, in words.
     Equivalent(String),
-    /// Rung 3: the whole picture drawn afresh with the move.
+    /// Rung 3: the picture relaxed by A or R, then the move drawn (`equivalent` as in
+    /// [`Rung::AsChosen`]).
+    Room {
+        /// What the relaxation did.
+        report: RelaxReport,
+        /// The move drawn in place of the one chosen, in words, if it was another.
+        equivalent: Option<String>,
+    },
+    /// Rung 4: the whole picture drawn afresh with the move.
     Fresh(FreshReport),
 }
 
 impl Rung {
-    /// The rung's number (1, 2 or 3).
+    /// The rung's number (1 to 4).
     pub fn number(&self) -> u8 {
         match self {
             Rung::AsChosen { .. } => 1,
             Rung::Equivalent(_) => 2,
-            Rung::Fresh(_) => 3,
+            Rung::Room { .. } => 3,
+            Rung::Fresh(_) => 4,
+        }
+    }
+
+    /// The rung's short name for a report: `as chosen`, `equivalent`, `A`, `R` or `Z`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Rung::AsChosen { .. } => "as chosen",
+            Rung::Equivalent(_) => "equivalent",
+            Rung::Room { report, .. } => report.mode.label(),
+            Rung::Fresh(_) => "Z",
         }
     }
 
@@ -82,6 +121,9 @@ impl Rung {
             self,
             Rung::AsChosen {
                 equivalent: Some(_)
+            } | Rung::Room {
+                equivalent: Some(_),
+                ..
             } | Rung::Equivalent(_)
         )
     }
@@ -146,8 +188,8 @@ fn drawn_line(d: &DrawnMove) -> String {
 impl Board {
     /// Draws the computer's move `mv` (a move of [`Board::position`]) by the ladder of spec
     /// 4.1 / 5.9 (see the module docs), climbing only the rungs `options` allows. `stop` (the
-    /// user's Space) ends rung 2 and makes rung 1 draw the move itself only; rung 3 still runs
-    /// (it is bounded and needs no search). `observer` sees the routes as they are found.
+    /// user's Space) ends rungs 2 and 3 and makes rung 1 draw the move itself only; rung 4
+    /// still runs (it is bounded and needs no search). `observer` sees the routes as they are found.
     ///
     /// # Errors
     /// A [`LadderRefusal`] with the first refusal and the log; the board is then exactly as it
@@ -210,12 +252,23 @@ impl Board {
         } else {
             log.push("ladder step 2 (moves giving the same game) is off".into());
         }
+        for (on, mode) in [
+            (options.adjust, RelaxMode::Adjust),
+            (options.rearrange, RelaxMode::Rearrange),
+        ] {
+            if !on {
+                continue;
+            }
+            if let Some(report) = self.rung_room(mv, mode, options, stop, observer, &mut log) {
+                return Ok(report);
+            }
+        }
         if options.fresh {
             let started = Instant::now();
             match self.draw_move_fresh(mv, &options.fresh_options) {
                 Ok(fresh) => {
                     log.push(format!(
-                        "ladder step 3: {} drawn with the whole picture afresh in {:.2} s; {}",
+                        "ladder step 4: {} drawn with the whole picture afresh in {:.2} s; {}",
                         fresh.words,
                         started.elapsed().as_secs_f64(),
                         fresh_words(&fresh.report)
@@ -228,12 +281,12 @@ impl Board {
                     });
                 }
                 Err(r) => log.push(format!(
-                    "ladder step 3, the picture afresh: refused ({})",
+                    "ladder step 4, the picture afresh: refused ({})",
                     r.detail()
                 )),
             }
         } else {
-            log.push("ladder step 3 (the picture afresh) is off".into());
+            log.push("ladder step 4 (the picture afresh) is off".into());
         }
         log.push(format!(
             "ladder: every step refused ({})",
@@ -243,6 +296,60 @@ impl Board {
             refusal: Box::new(first),
             log,
         })
+    }
+
+    /// Rung 3: the picture relaxed by `mode`, then the move drawn in it, as one undo step; the
+    /// board is as it was unless the move was drawn.
+    fn rung_room(
+        &mut self,
+        mv: &Move,
+        mode: RelaxMode,
+        options: &LadderOptions,
+        stop: &AtomicBool,
+        observer: &mut dyn FnMut(&[Point]),
+        log: &mut Vec<String>,
+    ) -> Option<LadderReport> {
+        let key = mode.label();
+        if stop.load(Ordering::Relaxed) {
+            log.push(format!("ladder step 3 ({key}) skipped: stop asked (Space)"));
+            return None;
+        }
+        let started = Instant::now();
+        let mut relaxed = None;
+        let drawn = self.in_one_step(|b| {
+            let r = b
+                .relax(mode, &options.relax_options, stop)
+                .map_err(|e| format!("{key} refused: {e}"))?;
+            let line = relax_words(&r);
+            relaxed = Some(r);
+            b.draw_move(mv, observer)
+                .map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        match drawn {
+            Ok(drawn) => {
+                let report = relaxed.expect("the relaxation ran");
+                log.push(format!(
+                    "ladder step 3 ({key}): {} in {seconds:.2} s; {} {}",
+                    relax_words(&report),
+                    drawn.words,
+                    drawn_line(&drawn)
+                ));
+                Some(LadderReport {
+                    rung: Rung::Room {
+                        equivalent: drawn.equivalent_of.as_ref().map(|_| drawn.words.clone()),
+                        report,
+                    },
+                    words: drawn.words,
+                    clearance: Some(drawn.clearance),
+                    log: std::mem::take(log),
+                })
+            }
+            Err(why) => {
+                log.push(format!("ladder step 3 ({key}), in {seconds:.2} s: {why}"));
+                None
+            }
+        }
     }
 
     /// Rung 2: the other moves giving the same game that rung 1 did not try.

@@ -64,6 +64,7 @@ mod drawn;
 mod ladder;
 mod layout;
 mod near;
+mod room;
 mod route;
 mod saved;
 pub mod svg;
@@ -84,6 +85,7 @@ pub use drawing::{
 pub use drawn::DrawnMove;
 pub use ladder::{LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
+pub use room::{RelaxError, RelaxMode, RelaxOptions, RelaxReport, relax_words};
 pub use route::{BandSettings, DrawRequest, Equivalent, Reachable, Refusal, RouteMethod, Side};
 pub use saved::{
     HeaderFault, LoadError, SAVED_GAME_VERSION, SavedGame, SavedMove, SavedStart, check_header,

@@ -9,7 +9,8 @@ use sprouts_ai::impartial::Convention;
 use sprouts_ai::players::Report;
 use sprouts_draw::{
     Board, BoardError, DrawRequest, FreshOptions, FreshReport, LadderOptions, LadderRefusal,
-    LadderReport, PlayedMove, Refusal, Settings, StepKind, TransactionError,
+    LadderReport, PlayedMove, Refusal, RelaxMode, RelaxOptions, RelaxReport, Settings, StepKind,
+    TransactionError,
 };
 use sprouts_geom::Point;
 use sprouts_topo::{Move, MoveNotation, Position};
@@ -459,7 +460,7 @@ impl Game {
         let done = job.run(&Limits::none(), observer);
         match self.finish(done)? {
             JobEvent::Moved(p) => Ok(*p),
-            JobEvent::Redrawn(_) => unreachable!("a move job plays a move"),
+            JobEvent::Redrawn(_) | JobEvent::Relaxed(_) => unreachable!("a move job plays a move"),
         }
     }
 
@@ -473,7 +474,7 @@ impl Game {
         let job = self.human_job(input)?;
         match self.finish(job.run(&Limits::none(), &mut |_| {}))? {
             JobEvent::Moved(p) => Ok(*p),
-            JobEvent::Redrawn(_) => unreachable!("a human job plays a move"),
+            JobEvent::Redrawn(_) | JobEvent::Relaxed(_) => unreachable!("a human job plays a move"),
         }
     }
 
@@ -488,7 +489,9 @@ impl Game {
         let job = self.computer_job()?;
         match self.finish(job.run(limits, &mut |_| {}))? {
             JobEvent::Moved(p) => Ok(*p),
-            JobEvent::Redrawn(_) => unreachable!("a computer job plays a move"),
+            JobEvent::Redrawn(_) | JobEvent::Relaxed(_) => {
+                unreachable!("a computer job plays a move")
+            }
         }
     }
 
@@ -569,7 +572,40 @@ impl Game {
         let job = self.redraw_job(options)?;
         match self.finish(job.run(&Limits::none(), &mut |_| {}))? {
             JobEvent::Redrawn(r) => Ok(r),
-            JobEvent::Moved(_) => unreachable!("a redraw job plays no move"),
+            JobEvent::Moved(_) | JobEvent::Relaxed(_) => {
+                unreachable!("a redraw job plays no move")
+            }
+        }
+    }
+
+    /// The whole picture relaxed by A or R (spec 4.5) as a job: a rearrangement, undoable;
+    /// the stop flag of the job's limits ends the descent where it is.
+    ///
+    /// # Errors
+    /// [`GameError::NoPicture`].
+    pub fn relax_job(&self, mode: RelaxMode, options: RelaxOptions) -> Result<Job, GameError> {
+        let board = self.board().ok_or(GameError::NoPicture)?;
+        Ok(self.job(Work::Relax {
+            board: Box::new(board.clone()),
+            mode,
+            options,
+        }))
+    }
+
+    /// The whole picture relaxed by A or R, on this thread.
+    ///
+    /// # Errors
+    /// [`GameError::NoPicture`], [`GameError::Board`] when the result is refused (the game is
+    /// then as it was).
+    pub fn relax(
+        &mut self,
+        mode: RelaxMode,
+        options: RelaxOptions,
+    ) -> Result<RelaxReport, GameError> {
+        let job = self.relax_job(mode, options)?;
+        match self.finish(job.run(&Limits::none(), &mut |_| {}))? {
+            JobEvent::Relaxed(r) => Ok(r),
+            JobEvent::Moved(_) | JobEvent::Redrawn(_) => unreachable!("a relax job only relaxes"),
         }
     }
 
@@ -649,6 +685,14 @@ impl Game {
                 self.surface = Surface::Drawn(board);
                 self.changed();
                 Ok(JobEvent::Redrawn(report))
+            }
+            Done::Relaxed { board, report } => {
+                if !matches!(self.surface, Surface::Drawn(_)) {
+                    return Err(GameError::Stale);
+                }
+                self.surface = Surface::Drawn(board);
+                self.changed();
+                Ok(JobEvent::Relaxed(report))
             }
         }
     }

@@ -8,14 +8,17 @@ use std::time::Instant;
 use sprouts_ai::Limits;
 use sprouts_ai::impartial::{Convention, Outcome};
 use sprouts_ai::players::{Player, Report};
-use sprouts_draw::{Board, DrawRequest, FreshOptions, FreshReport, LadderOptions, LadderReport};
+use sprouts_draw::{
+    Board, DrawRequest, FreshOptions, FreshReport, LadderOptions, LadderReport, RelaxMode,
+    RelaxOptions, RelaxReport,
+};
 use sprouts_geom::Point;
 use sprouts_topo::{Move, Position};
 
 use crate::game::{GameError, Played, stop_flag, transaction_error};
 
 /// Work for another thread, taken from a game by [`crate::Game::computer_job`],
-/// [`crate::Game::human_job`] or [`crate::Game::redraw_job`]. Run it with [`Job::run`] and
+/// [`crate::Game::human_job`], [`crate::Game::redraw_job`] or [`crate::Game::relax_job`]. Run it with [`Job::run`] and
 /// give the result to [`crate::Game::finish`].
 #[derive(Debug)]
 pub struct Job {
@@ -58,6 +61,12 @@ pub(crate) enum Work {
         board: Box<Board>,
         options: FreshOptions,
     },
+    /// The whole picture relaxed (A or R).
+    Relax {
+        board: Box<Board>,
+        mode: RelaxMode,
+        options: RelaxOptions,
+    },
 }
 
 impl std::fmt::Debug for Work {
@@ -67,6 +76,7 @@ impl std::fmt::Debug for Work {
             Work::Move { mv, .. } => write!(f, "Move({mv:?})"),
             Work::Request { request, .. } => write!(f, "Request({request:?})"),
             Work::Redraw { .. } => write!(f, "Redraw"),
+            Work::Relax { mode, .. } => write!(f, "Relax({})", mode.label()),
         }
     }
 }
@@ -108,6 +118,8 @@ pub enum JobEvent {
     Moved(Box<Played>),
     /// The picture was drawn afresh.
     Redrawn(FreshReport),
+    /// The whole picture was relaxed (A or R).
+    Relaxed(RelaxReport),
 }
 
 /// A job's work done, for the game to take.
@@ -127,6 +139,10 @@ pub(crate) enum Done {
     Redrawn {
         board: Box<Board>,
         report: FreshReport,
+    },
+    Relaxed {
+        board: Box<Board>,
+        report: RelaxReport,
     },
 }
 
@@ -212,6 +228,14 @@ impl Job {
             }
             Work::Redraw { mut board, options } => match board.redraw_fresh(&options) {
                 Ok(report) => Ok(Done::Redrawn { board, report }),
+                Err(e) => Err(transaction_error(e)),
+            },
+            Work::Relax {
+                mut board,
+                mode,
+                options,
+            } => match board.relax(mode, &options, &stop_flag(limits)) {
+                Ok(report) => Ok(Done::Relaxed { board, report }),
                 Err(e) => Err(transaction_error(e)),
             },
         };

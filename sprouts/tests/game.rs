@@ -260,3 +260,45 @@ fn a_game_goes_on_without_its_picture_with_the_move_chosen_in_the_picture() {
     }
     assert_eq!(game.position().game_key(), Position::new(4).game_key());
 }
+
+#[test]
+fn r_as_a_job_relaxes_the_picture_in_one_undo_step() {
+    use sprouts::draw::{RelaxMode, RelaxOptions};
+    let seats = [
+        Seat::computer("random", 21).unwrap(),
+        Seat::computer("random", 22).unwrap(),
+    ];
+    let mut game =
+        Game::drawn_spots(4, WorldSize::new(700.0, 500.0), Settings::default(), seats).unwrap();
+    for _ in 0..4 {
+        game.computer_step(&Limits::none()).unwrap();
+    }
+    let key = game.position().game_key();
+    let before = game.board().unwrap().drawing().clone();
+    let job = game
+        .relax_job(RelaxMode::Rearrange, RelaxOptions::default())
+        .unwrap();
+    let report = match game.finish(job.run(&Limits::none(), &mut |_| {})).unwrap() {
+        sprouts::JobEvent::Relaxed(r) => r,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(report.mode, RelaxMode::Rearrange);
+    assert_eq!(game.position().game_key(), key);
+    assert_ne!(game.board().unwrap().drawing(), &before);
+    assert_eq!(game.moves().len(), 4);
+    game.undo();
+    assert_eq!(game.board().unwrap().drawing(), &before);
+    assert_eq!(game.moves().len(), 4);
+    // Bad options are refused and change nothing.
+    let bad = RelaxOptions {
+        rounds: 0,
+        ..RelaxOptions::default()
+    };
+    assert!(game.relax(RelaxMode::Adjust, bad).is_err());
+    assert_eq!(game.board().unwrap().drawing(), &before);
+    let mut plain = Game::new(Position::new(2), [Seat::Human, Seat::Human]);
+    assert!(matches!(
+        plain.relax(RelaxMode::Rearrange, RelaxOptions::default()),
+        Err(GameError::NoPicture)
+    ));
+}

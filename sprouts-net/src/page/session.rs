@@ -1124,6 +1124,20 @@ impl Session {
                     &mut msgs,
                 );
             }
+            Ok(JobEvent::Relaxed(report)) => {
+                g.refusal = None;
+                self.note(
+                    format!(
+                        "{}: the whole picture relaxed (undo puts it back)",
+                        report.mode.label()
+                    ),
+                    &mut msgs,
+                );
+                self.note(
+                    format!("  {}", sprouts::draw::relax_words(&report)),
+                    &mut msgs,
+                );
+            }
             Err(GameError::Stale) => return Reply::default(),
             Err(e) => {
                 let (status, detail) = refusal_words(g, &e);

@@ -621,7 +621,7 @@ impl Peer {
                     words: played.words,
                 }));
             }
-            Ok(JobEvent::Redrawn(_)) | Err(GameError::Stale) => {}
+            Ok(JobEvent::Redrawn(_) | JobEvent::Relaxed(_)) | Err(GameError::Stale) => {}
             Err(e @ GameError::NotDrawn { .. }) => {
                 game.drop_picture();
                 out.push(Output::Notice(Notice::PictureDropped {
