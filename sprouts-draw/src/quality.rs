@@ -21,7 +21,7 @@ use sprouts_geom::{GridSegment, Point, SegmentGrid, Spline, Vector, point_segmen
 use sprouts_topo::SpotId;
 
 use crate::board::Board;
-use crate::drawing::{Drawing, DrawnSpot, Settings};
+use crate::drawing::{CurveId, Drawing, DrawnSpot, Settings};
 
 /// The largest arc length between two samples of a curve (pixels).
 pub const SAMPLE_STEP: f64 = 2.0;
@@ -111,7 +111,7 @@ pub struct PictureQuality {
     /// The share (0 to 1) of the curves' length within [`NEAR`] pixels of another curve.
     pub within_20: f64,
     /// The sharpest turn of any curve within [`TURN_WINDOW`] pixels of arc, in degrees, also
-    /// across a spot where exactly two curves meet (0 without curves).
+    /// across the spot a move made while it has only the move's two curves (0 without curves).
     pub sharpest_turn: f64,
     /// The curves that turn more than [`SHARP_TURN`] degrees within [`TURN_WINDOW`] pixels just
     /// past a spot they end at (measured from the edge of its disc).
@@ -563,7 +563,7 @@ fn sharpest_in(arc: &[f64], angle: &[f64], range: (f64, f64)) -> f64 {
     best.to_degrees()
 }
 
-/// The sharpest turn along every curve and across every spot of two curves, and the curves that
+/// The sharpest turn along every curve and across every move's spot of two curves, and the curves that
 /// turn sharply just past a spot they end at.
 fn turning(drawing: &Drawing, curves: &[Sampled]) -> Turns {
     let mut sharpest: f64 = 0.0;
@@ -580,11 +580,12 @@ fn turning(drawing: &Drawing, curves: &[Sampled]) -> Turns {
             sharp_starts += 1;
         }
     }
-    // Across a spot where exactly two curves meet, the two make one line.
+    // Across the spot a move made, while it has only the move's two curves, they make one line.
     for spot in drawing.spots() {
         let at: Vec<usize> = drawing.curves_at(spot.id).map(|c| c.index()).collect();
         let [a, b] = at[..] else { continue };
-        if a == b {
+        let pair = drawing.move_pair(CurveId(a as u32));
+        if a == b || pair.is_none_or(|(f, g)| f.index().min(g.index()) != a.min(b)) {
             continue;
         }
         let (ca, cb) = (&curves[a], &curves[b]);
