@@ -314,9 +314,10 @@ impl Sampled {
         }
         // A vanishing derivative (a cusp of the parameterisation) takes the chord's direction.
         let mut angle = Vec::with_capacity(points.len());
-        for i in 0..points.len() {
-            let mut v: Vector = tangents[i];
-            if !(v.norm() > 1e-9) {
+        for (i, &tangent) in tangents.iter().enumerate() {
+            let mut v: Vector = tangent;
+            // Written so that a NaN length takes the chord too.
+            if v.norm().partial_cmp(&1e-9) != Some(std::cmp::Ordering::Greater) {
                 let j = (i + 1).min(points.len() - 1);
                 let k = i.saturating_sub(1);
                 v = points[j] - points[k];
