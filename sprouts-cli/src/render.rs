@@ -1,10 +1,11 @@
-//! `sprouts render GAME.json -o OUT.svg|OUT.png`: the picture of a saved game.
+//! `sprouts render GAME.json -o OUT.svg|OUT.png`: the picture of a saved game; with
+//! `--quality`, its picture quality report (`PictureQuality`).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use sprouts_draw::Board;
 use sprouts_draw::svg::{SvgOptions, board_svg, svg_to_png};
+use sprouts_draw::{Board, PictureQuality};
 
 /// The largest `--scale` of a PNG (a 2560-pixel-wide game at this scale is 20480 pixels wide).
 const MAX_SCALE: f64 = 8.0;
@@ -14,9 +15,17 @@ const MAX_SCALE: f64 = 8.0;
 pub(crate) struct RenderArgs {
     /// The saved game (JSON, as the game's Save writes it).
     game: PathBuf,
-    /// Where to write the picture: `.svg` or `.png`.
-    #[arg(short, long)]
-    output: PathBuf,
+    /// Where to write the picture: `.svg` or `.png` (needed unless --quality is given).
+    #[arg(short, long, required_unless_present = "quality")]
+    output: Option<PathBuf>,
+    /// Print the picture quality report of the game's picture (least gap, crowding, sharp
+    /// turns, shrunk spots, clipped labels, the share of the window used), as one line, or as
+    /// JSON with --json.
+    #[arg(long)]
+    quality: bool,
+    /// With --quality: the report as one JSON object.
+    #[arg(long, requires = "quality")]
+    json: bool,
     /// Leave out the spot numbers.
     #[arg(long)]
     no_labels: bool,
@@ -28,22 +37,27 @@ pub(crate) struct RenderArgs {
     scale: f64,
 }
 
-/// Runs `sprouts render`, printing one line about what it wrote.
+/// Runs `sprouts render`, printing one line about what it wrote, then the quality report if
+/// asked.
 pub(crate) fn run(args: RenderArgs) -> anyhow::Result<()> {
-    let line = render(&args)?;
-    println!("{line}");
+    for line in render(&args)? {
+        println!("{line}");
+    }
     Ok(())
 }
 
-/// Writes the picture and says what it wrote.
-fn render(args: &RenderArgs) -> anyhow::Result<String> {
-    let format = match args.output.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("svg") => "svg",
-        Some(e) if e.eq_ignore_ascii_case("png") => "png",
-        _ => bail!(
-            "cannot tell the picture format from `{}`: use a name ending in .svg or .png",
-            args.output.display()
-        ),
+/// Writes the picture and says what it wrote, and reports the picture's quality if asked.
+fn render(args: &RenderArgs) -> anyhow::Result<Vec<String>> {
+    let format = match &args.output {
+        None => None,
+        Some(output) => Some(match output.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("svg") => "svg",
+            Some(e) if e.eq_ignore_ascii_case("png") => "png",
+            _ => bail!(
+                "cannot tell the picture format from `{}`: use a name ending in .svg or .png",
+                output.display()
+            ),
+        }),
     };
     if !(args.scale.is_finite() && args.scale > 0.0 && args.scale <= MAX_SCALE) {
         bail!("--scale must be a number above 0 and at most {MAX_SCALE}");
@@ -55,19 +69,41 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             args.game.display()
         )
     })?;
+    let mut lines = Vec::new();
+    if let (Some(output), Some(format)) = (&args.output, format) {
+        lines.push(write_picture(&board, args, output, format)?);
+    }
+    if args.quality {
+        let q = PictureQuality::of_board(&board);
+        lines.push(if args.json {
+            serde_json::to_string(&q).context("cannot write the report as JSON")?
+        } else {
+            format!("{}: {q}", args.game.display())
+        });
+    }
+    Ok(lines)
+}
+
+/// Writes the picture of `board` to `output` as `format` and says what it wrote.
+fn write_picture(
+    board: &Board,
+    args: &RenderArgs,
+    output: &Path,
+    format: &str,
+) -> anyhow::Result<String> {
     let options = SvgOptions {
         labels: !args.no_labels,
         shade_regions: args.shade,
     };
-    let svg = board_svg(&board, &options);
+    let svg = board_svg(board, &options);
     let bytes = match format {
         "svg" => svg.into_bytes(),
         _ => svg_to_png(&svg, args.scale).context("cannot make the PNG")?,
     };
-    write(&args.output, &bytes)?;
+    write(output, &bytes)?;
     Ok(format!(
         "{}: {} spots, {} moves, position {}",
-        args.output.display(),
+        output.display(),
         board.drawing().spots().len(),
         board.moves().len(),
         board.position().to_glop()
@@ -118,7 +154,9 @@ mod tests {
     fn args(game: PathBuf, output: PathBuf) -> RenderArgs {
         RenderArgs {
             game,
-            output,
+            output: Some(output),
+            quality: false,
+            json: false,
             no_labels: false,
             shade: true,
             scale: 1.0,
@@ -129,7 +167,8 @@ mod tests {
     fn renders_svg_and_png() {
         let game = saved_game();
         let svg = temp("out.svg");
-        let line = render(&args(game.clone(), svg.clone())).unwrap();
+        let lines = render(&args(game.clone(), svg.clone())).unwrap();
+        let line = &lines[0];
         assert!(
             line.ends_with("4 spots, 1 moves, position AB.0|BA.0"),
             "{line}"
@@ -140,6 +179,31 @@ mod tests {
         let png = temp("out.png");
         render(&args(game, png.clone())).unwrap();
         assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+    }
+
+    #[test]
+    fn quality_of_a_saved_game() {
+        let game = saved_game();
+        let mut a = args(game, temp("q.svg"));
+        a.output = None;
+        a.quality = true;
+        let lines = render(&a).unwrap();
+        assert_eq!(lines.len(), 1);
+        // The loop keeps far from the other curve (its own second half) and the seeds.
+        assert!(
+            lines[0].contains("0.0% of curve length within 8 px"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("0 labels clipped"), "{}", lines[0]);
+        a.json = true;
+        let lines = render(&a).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+        assert_eq!(v["within_8"], 0.0);
+        assert_eq!(v["spots_shrunk"], 0);
+        // The natural spline through (250, 20) and (450, 12) rises above the top of the world.
+        assert_eq!(v["least_gap"]["and"], "frame", "{v}");
+        assert!(v["least_gap"]["pixels"].as_f64().unwrap() < 0.0, "{v}");
     }
 
     #[test]

@@ -194,6 +194,91 @@ impl DrawTally {
     }
 }
 
+/// The picture quality of the games' final pictures, summed for the summary.
+#[derive(Default)]
+struct QualityTally {
+    /// Games whose final picture was measured.
+    games: u32,
+    /// The least of the least gaps (pixels).
+    least_gap: Option<f64>,
+    /// Sums and largest of the share of curve length within 8 px of another curve.
+    within_8: (f64, f64),
+    /// Sums and largest of the share within 20 px.
+    within_20: (f64, f64),
+    /// The sharpest turn within 16 px (degrees).
+    sharpest_turn: f64,
+    /// Curves turning over 60 degrees just past a spot, in all games, and games with one.
+    sharp_starts: (usize, u32),
+    /// Spots shrunk and labels clipped, in all games.
+    spots_shrunk: usize,
+    labels_clipped: usize,
+    /// Sum of the share of the window used.
+    window_used: f64,
+}
+
+impl QualityTally {
+    /// Adds one game's final picture.
+    fn add(&mut self, q: &sprouts_draw::PictureQuality) {
+        self.games += 1;
+        if let Some(g) = q.least_gap {
+            self.least_gap = Some(self.least_gap.map_or(g.pixels, |l| l.min(g.pixels)));
+        }
+        self.within_8 = (
+            self.within_8.0 + q.within_8,
+            self.within_8.1.max(q.within_8),
+        );
+        self.within_20 = (
+            self.within_20.0 + q.within_20,
+            self.within_20.1.max(q.within_20),
+        );
+        self.sharpest_turn = self.sharpest_turn.max(q.sharpest_turn);
+        self.sharp_starts.0 += q.sharp_starts;
+        self.sharp_starts.1 += u32::from(q.sharp_starts > 0);
+        self.spots_shrunk += q.spots_shrunk;
+        self.labels_clipped += q.labels_clipped;
+        self.window_used += q.window_used;
+    }
+
+    /// The summary's `quality` object.
+    fn json(&self) -> serde_json::Value {
+        let mean = |x: f64| x / f64::from(self.games.max(1));
+        json!({
+            "games": self.games,
+            "least_gap": self.least_gap,
+            "within_8_mean": mean(self.within_8.0),
+            "within_8_max": self.within_8.1,
+            "within_20_mean": mean(self.within_20.0),
+            "within_20_max": self.within_20.1,
+            "sharpest_turn": self.sharpest_turn,
+            "sharp_starts": self.sharp_starts.0,
+            "games_with_sharp_starts": self.sharp_starts.1,
+            "spots_shrunk": self.spots_shrunk,
+            "labels_clipped": self.labels_clipped,
+            "window_used_mean": mean(self.window_used),
+        })
+    }
+
+    /// The summary's line.
+    fn line(&self) -> String {
+        let mean = |x: f64| x / f64::from(self.games.max(1));
+        format!(
+            "# final pictures of {} games: least gap {}, {:.1}% of curve length within 8 px of another curve (at most {:.1}%), {:.1}% within 20 px, sharpest turn {:.0} degrees within 16 px, {} curves turning over 60 degrees just past a spot (in {} games), {} spots shrunk, {} labels clipped, {:.0}% of the window used",
+            self.games,
+            self.least_gap
+                .map_or("none".to_owned(), |g| format!("{g:.1} px")),
+            100.0 * mean(self.within_8.0),
+            100.0 * self.within_8.1,
+            100.0 * mean(self.within_20.0),
+            self.sharpest_turn,
+            self.sharp_starts.0,
+            self.sharp_starts.1,
+            self.spots_shrunk,
+            self.labels_clipped,
+            100.0 * mean(self.window_used)
+        )
+    }
+}
+
 /// Escapes text for SVG.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -441,6 +526,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let mut moves_by = [0u64; 2];
     let mut out = std::io::stdout().lock();
     let mut draw = DrawTally::default();
+    let mut quality = QualityTally::default();
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the directory {}", dir.display()))?;
@@ -523,6 +609,10 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             Ok(())
         })?;
         draw.end_game(args.draw && game.board().is_some());
+        let picture_quality = game.board().map(sprouts_draw::PictureQuality::of_board);
+        if let Some(q) = &picture_quality {
+            quality.add(q);
+        }
         if let (Some(board), Some(dir)) = (game.board(), &args.svg) {
             let svg =
                 sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
@@ -540,7 +630,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             moves_by[k] += u64::from(rec.moves_by[k]);
         }
         if args.json {
-            let line = json!({
+            let mut line = json!({
                 "game": g,
                 "spots": args.spots,
                 "misere": args.misere,
@@ -549,6 +639,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 "length": rec.moves,
                 "winner": rec.winner + 1,
             });
+            if let Some(q) = &picture_quality {
+                line["quality"] = json!(q);
+            }
             writeln!(out, "{line}")?;
         } else {
             writeln!(
@@ -558,6 +651,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 names[rec.winner],
                 rec.moves
             )?;
+            if let Some(q) = &picture_quality {
+                writeln!(out, "# game {g} final picture: {q}")?;
+            }
         }
         if let Some(bar) = &bar {
             bar.set_message(format!("p1 {} : {} p2", wins[0], wins[1]));
@@ -600,6 +696,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 line["moves_drawn_fresh"] = json!(draw.fresh);
                 line["games_drawn_without_fresh"] = json!(draw.to_end_without_fresh);
             }
+            line["quality"] = quality.json();
         }
         writeln!(out, "{line}")?;
     } else {
@@ -640,6 +737,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                     draw.fresh, draw.to_end_without_fresh
                 )?;
             }
+            writeln!(out, "{}", quality.line())?;
         }
     }
     if draw.wrong > 0 {

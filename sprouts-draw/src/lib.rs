@@ -16,6 +16,8 @@
 //!   authority check; undo and redo, with steps that group a rearrangement and the move it made
 //!   room for.
 //! - [`SavedGame`]: the versioned JSON format of a game.
+//! - [`PictureQuality`]: how readable a picture is (least gap, crowding, sharp turns, shrunk
+//!   spots, clipped labels, the share of the window used).
 //! - [`svg`]: SVG (and PNG, feature `png`, on by default) pictures of a board.
 //! - Drawing a move (spec 3): [`Board::reachable`] (the spots a curve can reach from a side),
 //!   [`Board::draw_request`] (a person's move: spots, sides, marks, stroke) and
@@ -64,6 +66,7 @@ mod drawn;
 mod ladder;
 mod layout;
 mod near;
+mod quality;
 mod room;
 mod route;
 mod saved;
@@ -85,6 +88,10 @@ pub use drawing::{
 pub use drawn::DrawnMove;
 pub use ladder::{LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
+pub use quality::{
+    CROWDED, Gap, NEAR, PictureQuality, SAMPLE_STEP, SHARED_SPOT_REACH, SHARP_TURN, TURN_WINDOW,
+    Thing,
+};
 pub use room::{RelaxError, RelaxMode, RelaxOptions, RelaxReport, relax_words};
 pub use route::{BandSettings, DrawRequest, Equivalent, Reachable, Refusal, RouteMethod, Side};
 pub use saved::{

@@ -6,11 +6,11 @@
 
 use std::fmt::Write;
 
-use sprouts_geom::Spline;
+use sprouts_geom::{Point, Spline};
 
 use crate::analyse::{Analysis, BoundaryPicture};
 use crate::board::Board;
-use crate::drawing::{Drawing, HalfEdgeId};
+use crate::drawing::{Drawing, DrawnSpot, HalfEdgeId};
 
 /// What a picture shows besides spots and curves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -124,16 +124,16 @@ pub fn drawing_svg(drawing: &Drawing, analysis: &Analysis, options: &SvgOptions)
     if options.labels {
         let _ = writeln!(
             out,
-            r##"<g class="labels" font-family="DejaVu Sans, sans-serif" font-size="12" fill="#424242">"##
+            r##"<g class="labels" font-family="DejaVu Sans, sans-serif" font-size="{LABEL_FONT_SIZE}" fill="#424242">"##
         );
         for s in drawing.spots() {
-            let off = s.radius.max(2.0) + 2.0;
+            let at = label_anchor(s);
             let _ = writeln!(
                 out,
                 r#"<text class="label" data-spot="{}" x="{}" y="{}">{}</text>"#,
                 s.id,
-                num(s.centre.x + off),
-                num(s.centre.y - off),
+                num(at.x),
+                num(at.y),
                 s.id
             );
         }
@@ -141,6 +141,32 @@ pub fn drawing_svg(drawing: &Drawing, analysis: &Analysis, options: &SvgOptions)
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The font size of the spot labels (pixels).
+const LABEL_FONT_SIZE: f64 = 12.0;
+
+/// The advance of one digit of the label font, as a share of the font size (DejaVu Sans).
+const LABEL_DIGIT_ADVANCE: f64 = 0.64;
+
+/// The height of a digit above the baseline, as a share of the font size (DejaVu Sans).
+const LABEL_DIGIT_HEIGHT: f64 = 0.73;
+
+/// Where a spot's label starts: its baseline's left end, up and to the right of the spot.
+fn label_anchor(spot: &DrawnSpot) -> Point {
+    let off = spot.radius.max(2.0) + 2.0;
+    Point::new(spot.centre.x + off, spot.centre.y - off)
+}
+
+/// The box a spot's label covers in the picture, `(low corner, high corner)`: its digits at
+/// [`label_anchor`], measured with the label font's digit advance and height.
+pub(crate) fn label_box(spot: &DrawnSpot) -> (Point, Point) {
+    let at = label_anchor(spot);
+    let digits = spot.id.to_string().len() as f64;
+    (
+        Point::new(at.x, at.y - LABEL_DIGIT_HEIGHT * LABEL_FONT_SIZE),
+        Point::new(at.x + digits * LABEL_DIGIT_ADVANCE * LABEL_FONT_SIZE, at.y),
+    )
 }
 
 /// Appends a closed subpath along the splines of a walk.
