@@ -286,7 +286,7 @@ fn r_as_a_job_relaxes_the_picture_in_one_undo_step() {
     assert_eq!(game.position().game_key(), key);
     assert_ne!(game.board().unwrap().drawing(), &before);
     assert_eq!(game.moves().len(), 4);
-    game.undo();
+    game.undo().expect("the relaxation is undone");
     assert_eq!(game.board().unwrap().drawing(), &before);
     assert_eq!(game.moves().len(), 4);
     // Bad options are refused and change nothing.

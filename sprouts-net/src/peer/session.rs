@@ -650,7 +650,7 @@ impl Peer {
                     words: played.words,
                 }));
             }
-            Ok(JobEvent::Redrawn(_)) | Err(GameError::Stale) => {}
+            Ok(JobEvent::Redrawn(_) | JobEvent::Relaxed(_)) | Err(GameError::Stale) => {}
             Err(e) => out.push(Output::Notice(Notice::NotDrawn {
                 reason: e.to_string(),
             })),
