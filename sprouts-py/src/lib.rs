@@ -547,20 +547,19 @@ fn solve_job<'py>(
         number_table_bytes: 0,
         ..SolverConfig::default()
     };
-    let (verdict, expanded, facts) = py
-        .detach(|| -> Result<_, DbError> {
-            let base = Solver::new(base_config);
-            let worker = Solver::new(config);
-            if let Some(image) = image {
-                base.load(image)?;
-                worker.load(image)?;
-            }
-            let r = worker.couple_outcome(&pos, Nimber(heap), &limits);
-            let mut facts = Vec::new();
-            worker.save_changed(&base, &mut facts)?;
-            Ok((r.value, r.nodes, facts))
-        })
-        .map_err(db_error)?;
+    let (verdict, expanded, facts) = py.detach(|| -> PyResult<_> {
+        let start = |c| Solver::new(c).map_err(|e| PyRuntimeError::new_err(e.to_string()));
+        let base = start(base_config)?;
+        let worker = start(config)?;
+        if let Some(image) = image {
+            base.load(image).map_err(db_error)?;
+            worker.load(image).map_err(db_error)?;
+        }
+        let r = worker.couple_outcome(&pos, Nimber(heap), &limits);
+        let mut facts = Vec::new();
+        worker.save_changed(&base, &mut facts).map_err(db_error)?;
+        Ok((r.value, r.nodes, facts))
+    })?;
     Ok((outcome_word(verdict), expanded, PyBytes::new(py, &facts)))
 }
 
