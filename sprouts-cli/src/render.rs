@@ -120,8 +120,11 @@ mod tests {
     use sprouts_draw::{Settings, WorldSize};
     use sprouts_geom::{EndCondition, Point, interpolate};
 
+    /// A path of its own for each call: the tests run at once and must not share a file.
     fn temp(name: &str) -> PathBuf {
-        std::env::temp_dir().join(format!("sprouts-render-{}-{name}", std::process::id()))
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        std::env::temp_dir().join(format!("sprouts-render-{}-{n}-{name}", std::process::id()))
     }
 
     /// Three seeds and a loop at 1 round seed 2, saved.
