@@ -51,7 +51,11 @@ after(async () => {
 /** A player's page in its own browser context, with its name kept as the Net menu keeps it. */
 async function player(name, url) {
   const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  await context.addInitScript(n => localStorage.setItem("sprouts-net-name", n), name);
+  await context.addInitScript(n => {
+    localStorage.setItem("sprouts-net-name", n);
+    // The help a first visit opens would cover the menus.
+    localStorage.setItem("sprouts.helpSeen", "1");
+  }, name);
   const page = await context.newPage();
   page.on("pageerror", e => { throw e; });
   await page.goto(url);

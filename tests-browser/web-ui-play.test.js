@@ -239,9 +239,10 @@ test("guidance: help on the first visit, legend, hints, thinking with Stop, game
   // The legend's lives colours are not the players' colours.
   const colours = await page.evaluate(() => ({ lives: LIVES_COLOUR, players: PLAYER_COLOUR }));
   for (const c of colours.lives) assert.ok(!colours.players.includes(c));
-  // A long think: the indicator counts, Stop ends it.
+  // A long think (15 spots: the perfect player needs many seconds): the indicator counts, Stop
+  // ends it.
   await page.click("#b-new");
-  await page.fill("#n-spots", "10");
+  await page.fill("#n-spots", "15");
   await page.selectOption("#p0-who", "computer");
   await page.selectOption("#p0-kind", "perfect");
   await page.fill("#p0-str", "600");
