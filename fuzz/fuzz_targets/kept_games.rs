@@ -17,7 +17,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = sprouts::GameRecord::from_json(&kept.json);
     let dir = std::env::temp_dir().join(format!("sprouts-fuzz-kept-{}", std::process::id()));
     let store = GameStore::open(&dir).expect("a scratch directory");
-    if store.write(&kept).expect("a game that was read can be written") {
+    if store
+        .write(&kept)
+        .expect("a game that was read can be written")
+    {
         assert_eq!(store.read(ID).expect("it reads back"), kept);
     }
 });
