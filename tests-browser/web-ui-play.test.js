@@ -379,5 +379,15 @@ test("phone: a finger held still on a spot marks it (not twice, nothing played);
   assert.deepEqual(await page.evaluate(() => window.sprouts.lastRequest.marks), [2], "the move used the mark");
   assert.match(ans.state.moves[0], /^1 -> 1 enclosing [23]$/);
   assert.deepEqual(await marks(), [], "marks are used once");
+  // A spot with no life left can be marked by a hold (it can be enclosed); a tap on it says why
+  // no move starts there.
+  const ans2 = await clickMove(page, 1, 4, PHONE);
+  assert.equal(ans2.error, null); assert.equal(ans2.refusal, null);
+  assert.equal(ans2.state.spots.find(x => x.id === 1).lives, 0);
+  await hold(await at(1), 900);
+  assert.deepEqual(await marks(), [1], "a spot with no life marked");
+  await hold(await at(1), 100);
+  assert.deepEqual(await marks(), [1], "a tap changes no mark");
+  assert.match(await page.textContent("#refusal"), /Spot 1 has no life left/);
   await page.context().close();
 });
