@@ -10,13 +10,14 @@ const ARTIFACTS = path.join(__dirname, "artifacts");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
 /**
- * Starts the server (`sprouts serve --port 0`) and resolves with its URL. The binary is
+ * Starts the server (`sprouts serve --port 0`, or `port`) and resolves with its URL. The binary is
  * `SPROUTS_BIN` when that is set (the test script passes the one it has just built), otherwise it
- * is built and run by `cargo run --release`.
+ * is built and run by `cargo run --release`. The server keeps its games in the directory `data`,
+ * or none (`--no-data`) when it is not given, so that a test's fresh page starts a fresh game.
  */
-function startServer() {
+function startServer({ data, port = 0 } = {}) {
   return new Promise((resolve, reject) => {
-    const serve = ["serve", "--port", "0"];
+    const serve = ["serve", "--port", String(port)].concat(data ? ["--data", data] : ["--no-data"]);
     const [program, args] = process.env.SPROUTS_BIN
       ? [process.env.SPROUTS_BIN, serve]
       : ["cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--", ...serve]];
@@ -28,7 +29,7 @@ function startServer() {
     child.stdout.on("data", d => {
       out += d;
       const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) { clearTimeout(timer); resolve({ url: m[0], child }); }
+      if (m) { clearTimeout(timer); resolve({ url: m[0], child, stderr: () => err }); }
     });
     child.stderr.on("data", d => { err += d; if (process.env.SPROUTS_SERVER_LOG) process.stderr.write(d); });
     child.on("exit", code => { clearTimeout(timer); reject(new Error("the server exited with " + code + ":\n" + err)); });

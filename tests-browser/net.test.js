@@ -16,7 +16,7 @@ const DB = path.join(DIR, "relay.redb");
 /** `sprouts serve --port PORT --relay-db DB`; resolves with its URL and process. */
 function serve(port) {
   return new Promise((resolve, reject) => {
-    const args = ["serve", "--port", String(port), "--relay-db", DB];
+    const args = ["serve", "--port", String(port), "--relay-db", DB, "--no-data"];
     const [program, argv] = process.env.SPROUTS_BIN
       ? [process.env.SPROUTS_BIN, args]
       : ["cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--", ...args]];

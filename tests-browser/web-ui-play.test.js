@@ -235,7 +235,7 @@ test("guidance: help on the first visit, legend, hints, thinking with Stop, game
   await page.click("#help-ok");
   assert.ok(await page.isVisible("#legend"));
   assert.match(await page.textContent("#legend"), /3 lives.*Blue.*Red/s);
-  assert.match(await page.textContent("#hints"), /right-click or Shift\+click.*Enter.*Space/);
+  assert.match(await page.textContent("#hints"), /right-click, Shift\+click or a long press.*Enter.*Space/);
   // The legend's lives colours are not the players' colours.
   const colours = await page.evaluate(() => ({ lives: LIVES_COLOUR, players: PLAYER_COLOUR }));
   for (const c of colours.lives) assert.ok(!colours.players.includes(c));
@@ -330,13 +330,64 @@ test("who is winning: off at first; the verdict and the hint's winning moves on 
   assert.equal(await page.isChecked("#who"), false, "off by default");
   assert.ok(await page.isHidden("#verdict"));
   await page.check("#who");
-  await page.waitForSelector("#verdict:not([hidden])", { timeout: 20000 });
+  await page.waitForFunction(() => /can win/.test(document.getElementById("verdict").textContent), null, { timeout: 20000 });
   assert.match(await page.textContent("#verdict"), /^Who is winning: Blue, to move, can win with best play\.$/);
   await page.click("#b-hint");
   await page.waitForFunction(() => /Winning moves: /.test(document.getElementById("verdict").textContent), null, { timeout: 20000 });
   const lit = await page.evaluate(() => window.sprouts.lit.slice());
   assert.ok(lit.length > 0, "the winning moves' spots are lit");
-  const words = await page.evaluate(() => window.sprouts.lastAnalysis.winning.map(w => w.words));
+  const words = await page.evaluate(() => window.sprouts.analysis.moves.filter(m => m.winning).map(w => w.words));
   assert.ok(words.length > 0 && words.every(w => /^\d+ -> \d+/.test(w)), words.join("; "));
+  await page.context().close();
+});
+
+test("phone: a finger held still on a spot marks it (not twice, nothing played); the next move encloses it", { timeout: 60000 }, async () => {
+  const page = await open(PHONE);
+  await H.newGame(page, { spots: 3, players: ["human", "human"] });
+  const st = await H.state(page);
+  const at = async id => { const s = (await H.state(page)).spots.find(x => x.id === id); return H.screen(page, s.x, s.y); };
+  // Real touch input (the browser's own touch events, its long-press gesture included).
+  const cdp = await page.context().newCDPSession(page);
+  const hold = async ([x, y], ms, menu = false) => {
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y, id: 1 }] });
+    // A phone's browser reports a long press as a context menu too (as Chrome on Android does):
+    // it must not mark the spot a second time.
+    if (menu) {
+      await page.waitForTimeout(300);
+      await page.evaluate(([x, y]) => document.getElementById("board").dispatchEvent(new PointerEvent("contextmenu", { pointerType: "touch", clientX: x, clientY: y, bubbles: true, cancelable: true })), [x, y]);
+    }
+    await page.waitForTimeout(ms);
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForTimeout(100);
+  };
+  const marks = () => page.evaluate(() => window.sprouts.marks.slice());
+  await hold(await at(3), 900);
+  assert.deepEqual(await marks(), [3], "held: marked");
+  await hold(await at(3), 900, true);
+  assert.deepEqual(await marks(), [], "held with the browser's long-press menu: unmarked once");
+  await hold(await at(3), 900, true);
+  assert.deepEqual(await marks(), [3], "and marked once");
+  await hold(await at(3), 900);
+  assert.deepEqual(await marks(), [], "held again: unmarked");
+  await hold(await at(2), 900);
+  assert.deepEqual(await marks(), [2]);
+  assert.equal(await page.evaluate(() => window.sprouts.armed), null, "a hold arms nothing");
+  assert.equal((await H.state(page)).k, st.k, "a hold plays nothing");
+  // A short tap still arms the spot (no mark); the second tap plays the loop with the mark.
+  const ans = await clickMove(page, 1, 1, PHONE);
+  assert.equal(ans.error, null); assert.equal(ans.refusal, null);
+  assert.deepEqual(await page.evaluate(() => window.sprouts.lastRequest.marks), [2], "the move used the mark");
+  assert.match(ans.state.moves[0], /^1 -> 1 enclosing [23]$/);
+  assert.deepEqual(await marks(), [], "marks are used once");
+  // A spot with no life left can be marked by a hold (it can be enclosed); a tap on it says why
+  // no move starts there.
+  const ans2 = await clickMove(page, 1, 4, PHONE);
+  assert.equal(ans2.error, null); assert.equal(ans2.refusal, null);
+  assert.equal(ans2.state.spots.find(x => x.id === 1).lives, 0);
+  await hold(await at(1), 900);
+  assert.deepEqual(await marks(), [1], "a spot with no life marked");
+  await hold(await at(1), 100);
+  assert.deepEqual(await marks(), [1], "a tap changes no mark");
+  assert.match(await page.textContent("#refusal"), /Spot 1 has no life left/);
   await page.context().close();
 });

@@ -19,7 +19,7 @@ function serveOn(port) {
   const program = process.env.SPROUTS_BIN;
   return new Promise((resolve, reject) => {
     const [bin, args] = program ? [program, []] : ["cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--"]];
-    const child = spawn(bin, args.concat(["serve", "--port", String(port)]), { cwd: H.ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(bin, args.concat(["serve", "--port", String(port), "--no-data"]), { cwd: H.ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "";
     child.stdout.on("data", d => {
       out += d;

@@ -120,7 +120,7 @@ fn two_programs_play_through_a_relay() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_carries_the_relay() {
-    let (_server, line, _) = start(&["serve", "--port", "0"]);
+    let (_server, line, _) = start(&["serve", "--port", "0", "--no-data"]);
     let start = line.find("http://").expect("an address") + "http://".len();
     let end = line[start..].find('/').expect("a path") + start;
     let url = format!("ws://{}/relay", &line[start..end]);

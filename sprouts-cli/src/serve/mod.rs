@@ -31,8 +31,9 @@ use rand::Rng;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use sprouts_net::page::protocol::{self, Pt, ServerMsg, encode};
+use sprouts_net::page::store::GameStore;
 use sprouts_net::page::{
-    AnalysisResult, Job, JobResult, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,
+    Job, JobResult, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,
 };
 use sprouts_net::relay::RelayConfig;
 use sprouts_net::relay::server::{LocalLink, Relay};
@@ -51,6 +52,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/keep.js"),
     include_str!("page/guide.js"),
     include_str!("page/verdict.js"),
+    include_str!("page/board.js"),
     include_str!("page/net.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
@@ -88,6 +90,14 @@ pub(crate) struct ServeArgs {
     /// `--allow-origin http://NAME:PORT`.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
+    /// Keep the pages' games in this directory (the last one is resumed by a page opened
+    /// after a restart or in another browser); the default is `$XDG_DATA_HOME/sprouts`, else
+    /// `~/.local/share/sprouts` (`%APPDATA%\sprouts` on Windows).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_data")]
+    pub data: Option<std::path::PathBuf>,
+    /// Keep no game on disk (the pages still keep theirs in the browser).
+    #[arg(long)]
+    pub no_data: bool,
 }
 
 impl ServeArgs {
@@ -102,6 +112,8 @@ impl ServeArgs {
             header_timeout: 10,
             relay_db: None,
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            data: None,
+            no_data: false,
         }
     }
 }
@@ -145,6 +157,8 @@ pub(crate) struct ServerState {
     pages: Arc<Semaphore>,
     /// The relay, where a page's network game takes its seat (in this process).
     relay: Option<Arc<Relay>>,
+    /// The data directory's copy of the pages' games, if the server keeps them.
+    store: Option<Arc<GameStore>>,
 }
 
 impl ServerState {
@@ -164,6 +178,7 @@ impl ServerState {
             origins: Arc::new(origins),
             pages: Arc::new(Semaphore::new(max_pages as usize)),
             relay: None,
+            store: None,
         }
     }
 
@@ -223,15 +238,24 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let relay = Relay::open(args.relay_db.as_deref(), RelayConfig::default())
         .context("cannot open the relay's store")?;
     relay.spawn_expiry();
+    let store = open_store(&args)?;
     let listener = bind(args.bind, args.port).await?;
     let addr = listener.local_addr().context("no local address")?;
     let url = format!("http://{addr}/");
     println!("Sprouts is being served at {url} (Ctrl+C stops it)");
+    if let Some(s) = &store {
+        println!(
+            "Games are kept in {} ({} there now)",
+            s.dir().display(),
+            s.len()
+        );
+    }
     if args.open {
         open_browser(&url);
     }
     let mut state = ServerState::new(addr, &args.allow_origin, args.max_pages);
     state.relay = Some(Arc::clone(&relay));
+    state.store = store;
     let app = app(state, &relay);
     let connections = Arc::new(Semaphore::new(args.max_connections as usize));
     let header_timeout = Duration::from_secs(args.header_timeout);
@@ -275,6 +299,57 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The data directory of a user: `$XDG_DATA_HOME/sprouts`, else `~/.local/share/sprouts`
+/// (`%APPDATA%\sprouts` on Windows); `None` when the environment names no home.
+fn default_data_dir() -> Option<std::path::PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if cfg!(windows) {
+        return var("APPDATA").map(|d| d.join("sprouts"));
+    }
+    var("XDG_DATA_HOME")
+        .map(|d| d.join("sprouts"))
+        .or_else(|| var("HOME").map(|h| h.join(".local").join("share").join("sprouts")))
+}
+
+/// The store of the pages' games: `--data`'s directory (an error if it cannot be opened), else
+/// the user's data directory (a warning if it cannot: the server runs without), or none with
+/// `--no-data`. Kept files that are refused are reported, and left alone.
+fn open_store(args: &ServeArgs) -> anyhow::Result<Option<Arc<GameStore>>> {
+    if args.no_data {
+        return Ok(None);
+    }
+    let store = match &args.data {
+        Some(dir) => Some(GameStore::open(dir).with_context(|| {
+            format!("cannot keep games in the data directory {}", dir.display())
+        })?),
+        None => match default_data_dir() {
+            None => {
+                eprintln!(
+                    "no data directory (neither XDG_DATA_HOME nor HOME is set): games are kept by the browser only; see --data"
+                );
+                None
+            }
+            Some(dir) => match GameStore::open(&dir) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    eprintln!("games are kept by the browser only: {e}");
+                    None
+                }
+            },
+        },
+    };
+    if let Some(s) = &store {
+        for e in s.refused() {
+            eprintln!("warning: {e}");
+        }
+    }
+    Ok(store.map(Arc::new))
+}
+
 /// Opens `url` in the system's browser, saying so if it cannot.
 fn open_browser(url: &str) {
     let cmd = if cfg!(target_os = "macos") {
@@ -316,7 +391,7 @@ async fn ws_upgrade(
             .into_response();
     };
     ws.max_message_size(protocol::MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, permit, state.relay))
+        .on_upgrade(move |socket| connection(socket, permit, state.relay, state.store))
 }
 
 /// Messages a page may send: a burst of [`BURST`], refilled at [`RATE`] a second.
@@ -360,12 +435,18 @@ enum Event {
     Done(Box<JobResult>),
     Reached(ReachResult),
     Setup(Box<SetupResult>),
-    Analysed(Box<AnalysisResult>),
+    /// A message for the page as it is (a step of an analysis).
+    Msg(Box<ServerMsg>),
 }
 
 /// One page's connection: its session, its messages, its jobs. When it ends, the session is
 /// dropped, which stops its running job.
-async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit, relay: Option<Arc<Relay>>) {
+async fn connection(
+    socket: WebSocket,
+    _permit: OwnedSemaphorePermit,
+    relay: Option<Arc<Relay>>,
+    store: Option<Arc<GameStore>>,
+) {
     let (mut tx, mut rx) = socket.split();
     let (events, mut incoming) = mpsc::unbounded_channel::<Event>();
     let (id, seed): (String, u64) = {
@@ -373,6 +454,9 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit, relay: Opt
         (format!("{:016x}", rng.random::<u64>()), rng.random())
     };
     let mut session = Session::new(id, seed);
+    if let Some(store) = store {
+        session = session.with_store(store);
+    }
     let mut bucket = Bucket::new();
     let mut warned = false;
     // The network game's connection to the relay, when the page plays one.
@@ -425,9 +509,20 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit, relay: Opt
                 Event::Done(result) => session.finish(*result),
                 Event::Reached(result) => session.finish_reach(result),
                 Event::Setup(result) => session.finish_setup(*result),
-                Event::Analysed(result) => session.finish_analysis(*result),
+                Event::Msg(msg) => Reply { msgs: vec![*msg], ..Reply::default() },
             },
         };
+        session.stop_stale_analysis();
+        if let Some(keep) = session.keep() {
+            // One small file written whole and renamed: quick, but file work, so off the
+            // async threads; a late write of an older state is ignored by the store.
+            tokio::task::spawn_blocking(move || {
+                let id = keep.summary().id.clone();
+                if let Err(e) = keep.run() {
+                    tracing::warn!("the game {id} is not kept on disk: {e}");
+                }
+            });
+        }
         if let Some(job) = reply.job {
             spawn_job(job, events.clone());
         }
@@ -443,11 +538,15 @@ async fn connection(socket: WebSocket, _permit: OwnedSemaphorePermit, relay: Opt
         if let Some(analysis) = reply.analysis {
             let events = events.clone();
             tokio::task::spawn_blocking(move || {
-                // A panic in the solvers loses the answer, not the page.
-                if let Ok(result) =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || analysis.run()))
-                {
-                    let _ = events.send(Event::Analysed(Box::new(result)));
+                // Each step goes to the page as it is found. A panic in the solvers ends the
+                // analysis, not the page.
+                let run = std::panic::AssertUnwindSafe(move || {
+                    analysis.run(&mut |msg| {
+                        let _ = events.send(Event::Msg(Box::new(msg)));
+                    });
+                });
+                if let Err(e) = std::panic::catch_unwind(run) {
+                    tracing::error!("an analysis panicked: {}", panic_words(&*e));
                 }
             });
         }

@@ -36,6 +36,10 @@ pub(crate) fn start() -> Server {
 pub(crate) fn start_with(args: &[&str], path: Option<&std::path::Path>) -> (Server, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sprouts"));
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
+    // The tests' games are not kept in the user's data directory.
+    if args.first() == Some(&"serve") {
+        cmd.arg("--no-data");
+    }
     if let Some(p) = path {
         cmd.env("PATH", p);
     }

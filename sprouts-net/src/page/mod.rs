@@ -15,10 +15,11 @@ mod net_tests;
 pub mod position_text;
 pub mod protocol;
 mod session;
+pub mod store;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{ANALYSIS_BUDGET, AnalysisJob, AnalysisResult, WinningMove};
+pub use analysis::{ANALYSIS_BUDGET, AnalysisJob, MAX_ANALYSIS_BUDGET, MIN_ANALYSIS_BUDGET};
 pub use session::{
     COLOURS, Job, JobResult, MAX_LOG_LINES, MAX_SPOTS, MAX_STROKE_POINTS, MAX_STROKE_POINTS_SENT,
     MONTE_CARLO_GAMES_MAX, ReachJob, ReachResult, RelayCmd, Reply, Session, SetupJob, SetupResult,

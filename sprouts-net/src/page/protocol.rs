@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::store::KeptSummary;
+
 pub use crate::peer::Role;
 
 /// The protocol's version: the page and the server must agree on it.
@@ -160,16 +162,17 @@ pub enum ClientMsg {
         /// Milliseconds between moves (0: as fast as they come).
         ms: u32,
     },
-    /// Asks who is winning: the position's outcome by the solvers within a small budget and,
-    /// with `hint`, the moves that win. Answered by `analysis` (off the async threads).
+    /// Asks for the analysis of the position (who is winning, the winning moves, the analysis
+    /// board), run off the async threads within a budget and answered by `analysis` messages,
+    /// one a step. A newer `analyse` stops the one running.
     Analyse {
         /// Session id.
         session: String,
         /// Moves played so far.
         k: u32,
-        /// Whether to list the winning moves too.
+        /// The budget in seconds (clamped to 0.1 to 120; 2 when not given).
         #[serde(default)]
-        hint: bool,
+        seconds: Option<f64>,
     },
     /// Stops the computation running now (Space).
     Stop {
@@ -198,6 +201,18 @@ pub enum ClientMsg {
         session: String,
         /// The saved game.
         json: String,
+        /// The id the game was kept under (a game the page kept and now resumes): the
+        /// server's copy goes on under the same id. Without it the game gets a new id.
+        #[serde(default)]
+        kept: Option<String>,
+    },
+    /// Resumes the game the server keeps under `id` (the `kept` of `welcome`): loaded as by
+    /// `load`, and kept on under the same id.
+    ResumeKept {
+        /// Session id.
+        session: String,
+        /// The kept game's id.
+        id: String,
     },
     /// Changes the drawing settings.
     Settings {
@@ -395,6 +410,7 @@ impl ClientMsg {
             | ClientMsg::Snapshot { session }
             | ClientMsg::SaveLog { session }
             | ClientMsg::Load { session, .. }
+            | ClientMsg::ResumeKept { session, .. }
             | ClientMsg::Settings { session, .. }
             | ClientMsg::Players { session, .. }
             | ClientMsg::NetHost { session, .. }
@@ -414,6 +430,10 @@ pub enum ServerMsg {
         protocol: u32,
         /// The session id the page must send back.
         session: String,
+        /// The game this server kept last (by any page), if it keeps games: the page resumes
+        /// it with `resume_kept` unless its own copy is newer.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept: Option<KeptSummary>,
     },
     /// The state after anything changed.
     State(Box<StateMsg>),
@@ -459,21 +479,21 @@ pub enum ServerMsg {
         over: bool,
         /// The JSON text.
         json: String,
+        /// The id the game is kept under (the same as the server's copy).
+        id: String,
+        /// When this state of the game was kept: milliseconds since the Unix epoch by the
+        /// server's clock (the server's copy of the same state has the same stamp).
+        at: u64,
     },
-    /// Who is winning (answer to `analyse`), for the position after `k` moves of game `game`.
+    /// A step of the analysis of the position after `k` moves of game `game` (answer to
+    /// `analyse`).
     Analysis {
         /// The game's number in the session.
         game: u32,
         /// Moves played.
         k: u32,
-        /// The verdict in words, or that it is not known within the budget.
-        verdict: String,
-        /// Whether the verdict was proved (false: not known within the budget).
-        known: bool,
-        /// With a hint: the winning moves found, as `[from, to]` spots with their words.
-        winning: Option<Vec<WinningMoveMsg>>,
-        /// With a hint: whether every move was decided (false: the list may miss some).
-        complete: bool,
+        /// What was found.
+        event: AnalysisMsg,
     },
     /// The log as text (answer to `save_log`).
     LogText {
@@ -484,15 +504,78 @@ pub enum ServerMsg {
     Net(Box<NetMsg>),
 }
 
-/// A winning move of a hint.
+/// One step of an analysis, in the order they come: `started`, then (normal play) a `part`
+/// for each part, the `outcome`, a `move` for each move listed, and `done`. A `null` value is
+/// one the budget did not settle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WinningMoveMsg {
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum AnalysisMsg {
+    /// The position: canonical form, bounds, parts and moves (nothing settled yet).
+    Started {
+        /// Whether the values are misère play's (no nimbers then).
+        misere: bool,
+        /// The canonical form (GLOP).
+        canonical: String,
+        /// The fewest moves any game from here can take.
+        lower: u32,
+        /// The most moves any game from here can take.
+        upper: u32,
+        /// The independent parts (canonical lands).
+        parts: Vec<String>,
+        /// The distinct moves listed (at most 2,000).
+        moves: Vec<AnalysisMove>,
+        /// How many distinct moves there are in all.
+        move_count: u64,
+    },
+    /// Part `index` has its nimber (normal play).
+    Part {
+        /// Index into the parts of `started`.
+        index: u32,
+        /// Its nimber, or `null`.
+        nimber: Option<u32>,
+    },
+    /// The position's outcome.
+    Outcome {
+        /// Its nimber (normal play), or `null`.
+        nimber: Option<u32>,
+        /// Whether the player to move wins, or `null`.
+        wins: Option<bool>,
+        /// The verdict in words ("Blue, to move, can win with best play").
+        words: String,
+    },
+    /// Move `index` has its verdict.
+    Move {
+        /// Index into the moves of `started`.
+        index: u32,
+        /// The nimber of the position it leads to (normal play), or `null`.
+        nimber: Option<u32>,
+        /// Whether the move wins, or `null`.
+        winning: Option<bool>,
+    },
+    /// The analysis is over.
+    Done {
+        /// Nodes the solver expanded (normal play).
+        nodes: u64,
+        /// Whether everything listed was settled.
+        complete: bool,
+        /// The time it took.
+        seconds: f64,
+    },
+}
+
+/// A move of the analysed position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalysisMove {
     /// The spot the curve leaves.
     pub from: u32,
     /// The spot it reaches.
     pub to: u32,
+    /// The spots it encloses.
+    pub enclosed: Vec<u32>,
     /// The move in words.
     pub words: String,
+    /// The canonical form of the position it leads to.
+    pub child: String,
 }
 
 /// Why a text is not a message.

@@ -17,22 +17,20 @@ use sprouts::{
     Convention, Game, GameError, GameRecord, HumanInput, JobDone, JobEvent, Limits, Played, Seat,
 };
 
-use super::analysis::{ANALYSIS_BUDGET, AnalysisJob, AnalysisResult};
+use super::analysis::AnalysisJob;
+use super::store::{GameStore, KeepJob, KeptGame, KeptSummary, StoreError, is_kept_id, now_ms};
 mod net;
 pub use net::RelayCmd;
 
 use super::protocol::{
     ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg,
-    SpotMsg, StateMsg, WinningMoveMsg, decode,
+    SpotMsg, StateMsg, decode,
 };
 
 impl Drop for Session {
     /// A page that goes away stops its computation.
     fn drop(&mut self) {
         self.stop_running();
-        if let Some(stop) = self.analysing.take() {
-            stop.store(true, Ordering::Relaxed);
-        }
     }
 }
 
@@ -185,8 +183,8 @@ pub struct Reply {
     /// A game to build off the async threads (New game, Load); the result goes to
     /// [`Session::finish_setup`].
     pub setup: Option<SetupJob>,
-    /// Who is winning, to find off the async threads; the result goes to
-    /// [`Session::finish_analysis`].
+    /// The analysis of the position, to run off the async threads; its messages go straight
+    /// to the page.
     pub analysis: Option<AnalysisJob>,
     /// What to do with the network game's relay connection, in order.
     pub relay: Vec<RelayCmd>,
@@ -217,6 +215,8 @@ enum SetupKind {
     },
     /// A game record (or a saved game), read and replayed by the loader.
     Load { json: String },
+    /// The game the server keeps under this id, read from its store and loaded.
+    Kept { store: Arc<GameStore>, id: String },
 }
 
 /// Building a new or loaded game, to run on a blocking thread: placing the spots is quick,
@@ -226,6 +226,8 @@ enum SetupKind {
 pub struct SetupJob {
     generation: u64,
     kind: SetupKind,
+    /// The id the built game is kept under (a new one when `None`).
+    keep_id: Option<String>,
 }
 
 /// What a [`SetupJob`] built.
@@ -234,13 +236,14 @@ pub struct SetupResult {
     generation: u64,
     loaded: bool,
     outcome: Result<(Game, Vec<String>), String>,
+    keep_id: Option<String>,
 }
 
 impl SetupJob {
     /// Builds the game (blocking; call it off the async threads). Never panics on a bad
     /// record: the loader's errors come back as the result's error.
     pub fn run(self) -> SetupResult {
-        let loaded = matches!(self.kind, SetupKind::Load { .. });
+        let loaded = matches!(self.kind, SetupKind::Load { .. } | SetupKind::Kept { .. });
         let outcome = match self.kind {
             SetupKind::New {
                 start: Some(position),
@@ -268,11 +271,16 @@ impl SetupJob {
                 })
                 .map_err(|e| format!("cannot start the game: {e}")),
             SetupKind::Load { json } => load(&json),
+            SetupKind::Kept { store, id } => store
+                .read(&id)
+                .map_err(|e| format!("cannot resume the game kept on the server: {e}"))
+                .and_then(|kept| load(&kept.json)),
         };
         SetupResult {
             generation: self.generation,
             loaded,
             outcome,
+            keep_id: self.keep_id,
         }
     }
 
@@ -284,6 +292,7 @@ impl SetupJob {
             outcome: Err(format!(
                 "the game could not be set up (an internal error: {what})"
             )),
+            keep_id: None,
         }
     }
 
@@ -375,14 +384,21 @@ pub struct Session {
     reach_next: Option<ReachJob>,
     /// Milliseconds between computers' moves (the page's pace).
     pace_ms: u32,
-    /// The stop flag of the analysis out, if any (a newer request stops it).
-    analysing: Option<Arc<AtomicBool>>,
+    /// The game, move count and stop flag of the analysis out, if any (a newer request, or
+    /// the game leaving that position, stops it).
+    analysing: Option<(u32, u32, Arc<AtomicBool>)>,
     /// The network game, when the page plays one.
     net: Option<net::NetSide>,
     /// A network game coming back with a kept game, while the loader rebuilds it.
     net_resume: Option<net::NetResume>,
     /// The game number of the network game shown.
     net_game_number: u32,
+    /// The server's copy of the games, if it keeps one.
+    store: Option<Arc<GameStore>>,
+    /// The id the game in play is kept under (by the server and by the page).
+    keep_id: String,
+    /// What was last kept of the game in play (a key of its settled state) and when.
+    kept: Option<(String, u64)>,
 }
 
 impl Session {
@@ -407,7 +423,75 @@ impl Session {
             net: None,
             net_resume: None,
             net_game_number: 0,
+            store: None,
+            keep_id: String::new(),
+            kept: None,
         }
+    }
+
+    /// The session keeps its games in `store` (see [`Session::keep`]) and offers the last one
+    /// kept there in its `welcome`.
+    pub fn with_store(mut self, store: Arc<GameStore>) -> Session {
+        self.store = Some(store);
+        self
+    }
+
+    /// A fresh id to keep a game under.
+    fn new_keep_id(&mut self) -> String {
+        format!("{:016x}", self.rng.random::<u64>())
+    }
+
+    /// The key of the game's settled state: it changes with every settled action (a move, an
+    /// undo or redo, a redraw, new settings or players, the end), not while a job runs.
+    fn keep_key(&self) -> Option<String> {
+        let g = self.game.as_ref()?;
+        if self.running.is_some() || self.net.is_some() || self.net_resume.is_some() {
+            return None;
+        }
+        Some(format!(
+            "{}:{}:{}:{}:{}:{:?}:{:?}",
+            self.keep_id,
+            g.number,
+            self.version,
+            g.k(),
+            g.game.is_over(),
+            g.board().settings(),
+            g.players()
+        ))
+    }
+
+    /// The time stamp of a copy made now: the clock's milliseconds, always later than the last
+    /// stamp given (so that a later copy of a game is never older than an earlier one).
+    fn stamp(&mut self) -> u64 {
+        let last = self.kept.as_ref().map_or(0, |k| k.1);
+        now_ms().max(last + 1)
+    }
+
+    /// The game to write to the server's store, when the game in play has settled in a state
+    /// not kept yet (call it after handling each message or result; the write is blocking
+    /// file work, for a blocking thread). `None` without a store, during a network game, or
+    /// while a job runs.
+    pub fn keep(&mut self) -> Option<KeepJob> {
+        let store = Arc::clone(self.store.as_ref()?);
+        let key = self.keep_key()?;
+        if self.kept.as_ref().is_some_and(|(k, _)| *k == key) {
+            return None;
+        }
+        let at = self.stamp();
+        self.kept = Some((key, at));
+        let g = self.game.as_ref()?;
+        Some(KeepJob {
+            store,
+            game: KeptGame {
+                summary: KeptSummary {
+                    id: self.keep_id.clone(),
+                    at,
+                    k: g.k(),
+                    over: g.game.is_over(),
+                },
+                json: g.game.record().with_log(&self.log).to_json(),
+            },
+        })
     }
 
     /// The session's id.
@@ -468,6 +552,7 @@ impl Session {
             let mut msgs = vec![ServerMsg::Welcome {
                 protocol: PROTOCOL_VERSION,
                 session: self.id.clone(),
+                kept: self.store.as_ref().and_then(|s| s.last()),
             }];
             msgs.extend(self.state());
             return Reply::msgs(msgs);
@@ -562,7 +647,7 @@ impl Session {
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
             ClientMsg::Pause { paused, .. } => self.pause(paused),
-            ClientMsg::Analyse { k, hint, .. } => self.analyse(k, hint),
+            ClientMsg::Analyse { k, seconds, .. } => self.analyse(k, seconds),
             ClientMsg::Pace { ms, .. } => {
                 self.pace_ms = ms.min(MAX_PACE_MS);
                 Reply::default()
@@ -586,19 +671,50 @@ impl Session {
                 }]),
                 None => Self::error("there is no game to save"),
             },
-            ClientMsg::Snapshot { .. } => match &self.game {
-                Some(g) => Reply::msgs(vec![ServerMsg::Snapshot {
-                    game: g.number,
-                    k: g.k(),
-                    over: g.game.is_over(),
-                    json: g.game.record().with_log(&self.log).to_json(),
-                }]),
-                None => Self::error("there is no game to keep"),
+            ClientMsg::Snapshot { .. } => {
+                // The page's copy carries the same id and stamp as the server's copy of the
+                // same state, so that either can tell which of two copies is newer.
+                let at = match (&self.kept, self.keep_key()) {
+                    (Some((kept, at)), Some(key)) if *kept == key => *at,
+                    _ => self.stamp(),
+                };
+                match &self.game {
+                    Some(g) => Reply::msgs(vec![ServerMsg::Snapshot {
+                        game: g.number,
+                        k: g.k(),
+                        over: g.game.is_over(),
+                        json: g.game.record().with_log(&self.log).to_json(),
+                        id: self.keep_id.clone(),
+                        at,
+                    }]),
+                    None => Self::error("there is no game to keep"),
+                }
+            }
+            ClientMsg::ResumeKept { id, .. } => match &self.store {
+                None => Self::error("this server keeps no games (it was started with --no-data)"),
+                Some(_) if !is_kept_id(&id) => {
+                    Self::error(StoreError::BadId(id.chars().take(40).collect()).to_string())
+                }
+                Some(store) => {
+                    let store = Arc::clone(store);
+                    self.start_setup_kept(
+                        SetupKind::Kept {
+                            store,
+                            id: id.clone(),
+                        },
+                        Some(id),
+                    )
+                }
             },
             ClientMsg::SaveLog { .. } => Reply::msgs(vec![ServerMsg::LogText {
                 text: self.log_text(),
             }]),
-            ClientMsg::Load { json, .. } => self.start_setup(SetupKind::Load { json }),
+            ClientMsg::Load { json, kept, .. } => match kept {
+                Some(id) if !is_kept_id(&id) => {
+                    Self::error(StoreError::BadId(id.chars().take(40).collect()).to_string())
+                }
+                kept => self.start_setup_kept(SetupKind::Load { json }, kept),
+            },
             ClientMsg::Settings { settings, .. } => self.settings(settings),
             ClientMsg::Players { players, .. } => self.set_players(players),
         }
@@ -708,11 +824,17 @@ impl Session {
     /// Starts building a game off the async threads; a setup asked for earlier is dropped
     /// when it comes back. The game now in play goes on until the new one is ready.
     fn start_setup(&mut self, kind: SetupKind) -> Reply {
+        self.start_setup_kept(kind, None)
+    }
+
+    /// Starts building a game that is kept under `keep_id` (a new id when `None`).
+    fn start_setup_kept(&mut self, kind: SetupKind, keep_id: Option<String>) -> Reply {
         self.setup_generation += 1;
         Reply {
             setup: Some(SetupJob {
                 generation: self.setup_generation,
                 kind,
+                keep_id,
             }),
             ..Reply::default()
         }
@@ -733,9 +855,13 @@ impl Session {
             Err(e) => return Self::error(e),
         };
         self.stop_running();
-        if let Some(stop) = self.analysing.take() {
+        if let Some((_, _, stop)) = self.analysing.take() {
             stop.store(true, Ordering::Relaxed);
         }
+        self.keep_id = match result.keep_id {
+            Some(id) => id,
+            None => self.new_keep_id(),
+        };
         self.games += 1;
         let mut msgs = Vec::new();
         let mut page = PageGame {
@@ -999,8 +1125,8 @@ impl Session {
         }
     }
 
-    /// Who is winning: a job for the solvers on the position now, stopping any earlier one.
-    fn analyse(&mut self, k: u32, hint: bool) -> Reply {
+    /// The analysis of the position now: a job, stopping any earlier one.
+    fn analyse(&mut self, k: u32, seconds: Option<f64>) -> Reply {
         let g = match self.current(k) {
             Ok(g) => g,
             Err(r) => return Self::error(r),
@@ -1013,10 +1139,15 @@ impl Session {
             k,
             position: g.game.position().clone(),
             convention: g.game.convention(),
-            hint,
+            mover: g.game.to_move(),
+            budget: AnalysisJob::budget_of(seconds),
             stop: Arc::new(AtomicBool::new(false)),
         };
-        if let Some(old) = self.analysing.replace(job.stop_flag()) {
+        if let Some(old) = self
+            .analysing
+            .replace((g.number, k, job.stop_flag()))
+            .map(|a| a.2)
+        {
             old.store(true, Ordering::Relaxed);
         }
         Reply {
@@ -1025,47 +1156,17 @@ impl Session {
         }
     }
 
-    /// Takes an analysis: its verdict (and winning moves) in words, if the game is still where
-    /// it was asked about.
-    pub fn finish_analysis(&mut self, result: AnalysisResult) -> Reply {
-        let Some(g) = &self.game else {
-            return Reply::default();
-        };
-        if g.number != result.game || g.k() != result.k {
-            return Reply::default();
+    /// Stops the analysis out when the game has left the position it analyses (a move, an
+    /// undo, another game): its answers would be dropped by the page. Call it after handling
+    /// each message or result.
+    pub fn stop_stale_analysis(&mut self) {
+        let now = self.game.as_ref().map(|g| (g.number, g.k()));
+        if let Some((game, k, flag)) = &self.analysing
+            && now != Some((*game, *k))
+        {
+            flag.store(true, Ordering::Relaxed);
+            self.analysing = None;
         }
-        let mover = COLOURS[g.game.to_move()];
-        let other = COLOURS[1 - g.game.to_move()];
-        let secs = ANALYSIS_BUDGET.as_secs();
-        let verdict = match result.verdict {
-            Some(Outcome::Win) => format!("{mover}, to move, can win with best play"),
-            Some(Outcome::Loss) => format!("{other} can win with best play, whatever {mover} does"),
-            None => format!("not known within {secs} s"),
-        };
-        let (winning, complete) = match result.winning {
-            Some((moves, complete)) => (
-                Some(
-                    moves
-                        .into_iter()
-                        .map(|m| WinningMoveMsg {
-                            from: m.from,
-                            to: m.to,
-                            words: m.words,
-                        })
-                        .collect(),
-                ),
-                complete,
-            ),
-            None => (None, false),
-        };
-        Reply::msgs(vec![ServerMsg::Analysis {
-            game: result.game,
-            k: result.k,
-            verdict,
-            known: result.verdict.is_some(),
-            winning,
-            complete,
-        }])
     }
 
     /// Hands a network game's job to the server, with the state (now busy).
@@ -1085,7 +1186,7 @@ impl Session {
     }
 
     fn stop_running(&mut self) {
-        if let Some(flag) = self.analysing.take() {
+        if let Some((_, _, flag)) = self.analysing.take() {
             flag.store(true, Ordering::Relaxed);
         }
         if let Some((_, flag)) = self.running.take() {
@@ -1462,7 +1563,7 @@ fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
         ClientMsg::Redo { .. } => {
             Some("no redo in a network game: a move undone is gone on both sides")
         }
-        ClientMsg::Load { .. } => {
+        ClientMsg::Load { .. } | ClientMsg::ResumeKept { .. } => {
             Some("a network game cannot be replaced by a loaded one: leave it first")
         }
         ClientMsg::Players { .. } => Some("in a network game each side is a person"),

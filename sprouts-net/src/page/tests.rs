@@ -1,6 +1,6 @@
 //! The session's message handling, message by message.
 
-use super::protocol::{ClientMsg, PROTOCOL_VERSION, PlayerSpec, ServerMsg, StateMsg};
+use super::protocol::{AnalysisMsg, ClientMsg, PROTOCOL_VERSION, PlayerSpec, ServerMsg, StateMsg};
 use super::session::{Reply, Session};
 
 const SID: &str = "s1";
@@ -29,8 +29,7 @@ fn settle(s: &mut Session, mut r: Reply) -> Vec<ServerMsg> {
             continue;
         }
         if let Some(analysis) = r.analysis.take() {
-            let more = s.finish_analysis(analysis.run());
-            msgs.extend(more.msgs);
+            analysis.run(&mut |m| msgs.push(m));
         }
         let Some(job) = r.job.take() else { break };
         let result = job.run(&mut |_| {});
@@ -412,6 +411,7 @@ fn undo_redo_save_and_load_round_trip() {
         ClientMsg::Load {
             session: SID.into(),
             json: json.clone(),
+            kept: None,
         },
     ));
     assert_eq!(loaded.glop, one.glop);
@@ -529,6 +529,7 @@ fn new_game_and_load_are_set_up_off_the_connection() {
         ClientMsg::Load {
             session: SID.into(),
             json: json.clone(),
+            kept: None,
         },
     ));
     assert_eq!(
@@ -984,92 +985,202 @@ fn a_hand_drawn_loop_is_drawn_as_the_stroke() {
     );
 }
 
-/// Who is winning: two spots (the second player wins: no winning move), three spots (the first
-/// player wins, by exactly the moves whose child is lost for the player to move there).
+/// The steps of the analyses in `msgs`, in order.
+fn analysis_steps(msgs: &[ServerMsg]) -> Vec<AnalysisMsg> {
+    msgs.iter()
+        .filter_map(|m| match m {
+            ServerMsg::Analysis { event, .. } => Some(event.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one analysis of a position: two spots (the second player wins: no winning move),
+/// three spots (the first player wins, by exactly the moves whose child is lost for the player
+/// to move there, each with the child's nimber), the steps in their order, and misère play
+/// without nimbers.
 #[test]
-fn who_is_winning_and_the_hint() {
+fn the_analysis_of_a_position_step_by_step() {
+    use sprouts::ai::solver::{Solver, SolverConfig};
     let mut s = session();
     human_game(&mut s, 2);
-    let msgs = send(
-        &mut s,
-        ClientMsg::Analyse {
-            session: SID.into(),
-            k: 0,
-            hint: true,
-        },
+    let analyse = |k| ClientMsg::Analyse {
+        session: SID.into(),
+        k,
+        seconds: Some(30.0),
+    };
+    let steps = analysis_steps(&send(&mut s, analyse(0)));
+    let AnalysisMsg::Outcome {
+        wins,
+        words,
+        nimber,
+    } = &steps[2]
+    else {
+        panic!("{steps:?}")
+    };
+    assert_eq!((*wins, *nimber), (Some(false), Some(0)));
+    assert_eq!(words, "Red can win with best play, whatever Blue does");
+    assert!(matches!(
+        steps.last(),
+        Some(AnalysisMsg::Done { complete: true, .. })
+    ));
+    // Three spots: each move's verdict is the solver's on its child.
+    let mut s = session();
+    human_game(&mut s, 3);
+    let steps = analysis_steps(&send(&mut s, analyse(0)));
+    let AnalysisMsg::Started {
+        misere,
+        parts,
+        moves,
+        lower,
+        upper,
+        ..
+    } = &steps[0]
+    else {
+        panic!("{steps:?}")
+    };
+    assert!(!misere);
+    assert_eq!(parts, &vec!["0*3".to_string()]);
+    assert_eq!((*lower, *upper), (6, 8));
+    assert!(matches!(
+        steps[1],
+        AnalysisMsg::Part {
+            index: 0,
+            nimber: Some(1)
+        }
+    ));
+    assert!(
+        matches!(&steps[2], AnalysisMsg::Outcome { wins: Some(true), words, .. } if words == "Blue, to move, can win with best play")
     );
-    let found: Vec<_> = msgs
+    let pos = sprouts::topo::Position::new(3);
+    let solver = Solver::new(SolverConfig::default()).expect("the solver starts");
+    let verdicts: Vec<_> = steps
         .iter()
-        .filter_map(|m| match m {
-            ServerMsg::Analysis {
-                verdict,
-                known,
+        .filter_map(|e| match e {
+            AnalysisMsg::Move {
+                index,
+                nimber,
                 winning,
-                complete,
-                ..
-            } => Some((verdict.clone(), *known, winning.clone(), *complete)),
+            } => Some((*index, *nimber, *winning)),
             _ => None,
         })
         .collect();
-    assert_eq!(found.len(), 1, "{msgs:?}");
-    let (verdict, known, winning, complete) = found[0].clone();
-    assert!(known && complete);
-    assert_eq!(verdict, "Red can win with best play, whatever Blue does");
-    assert_eq!(winning, Some(vec![]));
-    // Three spots: the player to move wins; the hint lists the spot pairs of exactly the
-    // moves whose child the solver finds lost for the player to move there.
-    let mut s = session();
-    human_game(&mut s, 3);
-    let msgs = send(
-        &mut s,
-        ClientMsg::Analyse {
-            session: SID.into(),
-            k: 0,
-            hint: true,
-        },
-    );
-    let Some(ServerMsg::Analysis {
-        verdict,
-        winning,
-        complete,
-        ..
-    }) = msgs
-        .iter()
-        .find(|m| matches!(m, ServerMsg::Analysis { .. }))
-    else {
-        panic!("{msgs:?}")
-    };
-    assert_eq!(verdict, "Blue, to move, can win with best play");
-    assert!(complete);
-    let mut listed: Vec<String> = winning
-        .clone()
-        .expect("a hint")
-        .into_iter()
-        .map(|m| m.words)
-        .collect();
-    listed.sort();
-    let pos = sprouts::topo::Position::new(3);
-    let solver = sprouts::ai::solver::Solver::new(sprouts::ai::solver::SolverConfig::default())
-        .expect("the solver starts");
-    let mut expected: Vec<String> = pos
-        .distinct_moves()
-        .filter(|mv| {
-            let child = pos.play(mv).expect("a legal move");
-            solver.outcome(&child, &sprouts::Limits::none()).value
-                == Some(sprouts::ai::impartial::Outcome::Loss)
-        })
-        .map(|mv| mv.describe(&pos))
-        .collect();
-    expected.sort();
-    expected.dedup();
-    assert!(!expected.is_empty());
-    assert_eq!(listed, expected);
+    assert_eq!(verdicts.len(), moves.len());
+    let mut winners = 0;
+    for ((index, nimber, winning), (i, mv)) in verdicts.iter().zip(pos.distinct_moves().enumerate())
+    {
+        assert_eq!(*index as usize, i);
+        assert_eq!(moves[i].words, mv.describe(&pos));
+        let child = pos.play(&mv).expect("a legal move");
+        let g = solver
+            .nimber(&child, &sprouts::Limits::none())
+            .value
+            .expect("solved")
+            .0;
+        assert_eq!(*nimber, Some(g), "{}", moves[i].words);
+        assert_eq!(*winning, Some(g == 0), "{}", moves[i].words);
+        winners += usize::from(g == 0);
+    }
+    assert!(winners > 0);
     // A stale request changes nothing and gets an error.
     rejected(
         &mut s,
         &format!(r#"{{"type":"analyse","session":"{SID}","k":3}}"#),
         "stale position",
     );
+    // Misère play at 2 spots: verdicts without nimbers.
+    let mut s = session();
+    let st = last_state(&send(
+        &mut s,
+        ClientMsg::NewGame {
+            session: SID.into(),
+            spots: 2,
+            position: None,
+            convention: super::protocol::ConventionName::Misere,
+            players: [PlayerSpec::Human, PlayerSpec::Human],
+            first: 0,
+            width: 800.0,
+            height: 600.0,
+        },
+    ));
+    assert_eq!(st.k, 0);
+    let steps = analysis_steps(&send(&mut s, analyse(0)));
+    assert!(
+        matches!(&steps[0], AnalysisMsg::Started { misere: true, .. }),
+        "{steps:?}"
+    );
+    // Misère 0*2 is lost for the player to move: no move wins, every one is settled.
+    assert!(
+        matches!(
+            &steps[1],
+            AnalysisMsg::Outcome {
+                nimber: None,
+                wins: Some(false),
+                ..
+            }
+        ),
+        "{steps:?}"
+    );
+    let moves: Vec<_> = steps
+        .iter()
+        .filter_map(|e| match e {
+            AnalysisMsg::Move {
+                nimber, winning, ..
+            } => Some((*nimber, *winning)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, vec![(None, Some(false)); 5]);
+}
+
+/// An analysis stops when the game leaves its position; a budget of nothing settles nothing
+/// and guesses nothing.
+#[test]
+fn an_analysis_stops_with_its_position_and_guesses_nothing() {
+    let mut s = session();
+    human_game(&mut s, 9);
+    let r = s.handle(ClientMsg::Analyse {
+        session: SID.into(),
+        k: 0,
+        seconds: Some(0.0),
+    });
+    let job = r.analysis.expect("an analysis job");
+    let mut steps = Vec::new();
+    job.run(&mut |m| steps.push(m));
+    let steps = analysis_steps(&steps);
+    assert!(
+        matches!(&steps[1], AnalysisMsg::Part { nimber: None, .. }),
+        "{steps:?}"
+    );
+    assert!(steps.iter().any(|e| matches!(e, AnalysisMsg::Outcome { wins: None, words, .. } if words.starts_with("not known within 0.1 s"))));
+    assert!(steps.iter().all(|e| !matches!(
+        e,
+        AnalysisMsg::Move {
+            winning: Some(_),
+            ..
+        }
+    )));
+    assert!(matches!(
+        steps.last(),
+        Some(AnalysisMsg::Done {
+            complete: false,
+            ..
+        })
+    ));
+    // A long analysis is stopped by a move.
+    let r = s.handle(ClientMsg::Analyse {
+        session: SID.into(),
+        k: 0,
+        seconds: Some(120.0),
+    });
+    let job = r.analysis.expect("an analysis job");
+    let stop = job.stop_flag();
+    s.stop_stale_analysis();
+    assert!(!stop.load(std::sync::atomic::Ordering::Relaxed));
+    let st = last_state(&draw(&mut s, 0, 1, 2, vec![], vec![]));
+    assert_eq!(st.k, 1);
+    s.stop_stale_analysis();
+    assert!(stop.load(std::sync::atomic::Ordering::Relaxed));
 }
 
 /// A game from a typed position: drawn, played on, undone to its start and no further; text
@@ -1111,4 +1222,103 @@ fn a_new_game_from_a_typed_position() {
     assert_eq!(st.k, 0);
     assert!(!st.can_undo);
     assert!(!st.over);
+}
+
+/// The server's copy of a game: a session with a store keeps its game after every settled
+/// action (not again when nothing changed), the page's snapshot carries the same id and stamp,
+/// and another session is offered the last game in its welcome and resumes it (position,
+/// moves and log), going on under the same id. Bad ids and a spoiled file are refused with
+/// the reason and change nothing.
+#[test]
+fn a_kept_game_is_resumed_by_another_session() {
+    use super::store::GameStore;
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!(
+        "sprouts-session-store-{}-{:x}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    let store = Arc::new(GameStore::open(&dir).expect("a data directory"));
+    let greet = |s: &mut Session| {
+        let r = s.handle_text(&format!(
+            r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#
+        ));
+        match &r.msgs[0] {
+            ServerMsg::Welcome { kept, .. } => kept.clone(),
+            m => panic!("{m:?}"),
+        }
+    };
+    let mut s = Session::new(SID.into(), 7).with_store(Arc::clone(&store));
+    assert_eq!(greet(&mut s), None);
+    human_game(&mut s, 3);
+    s.keep()
+        .expect("a new game is kept")
+        .run()
+        .expect("written");
+    assert!(s.keep().is_none(), "nothing changed");
+    let one = last_state(&draw(&mut s, 0, 1, 2, vec![], vec![]));
+    let keep = s.keep().expect("a move is kept");
+    assert_eq!(keep.summary().k, 1);
+    keep.run().expect("written");
+    let Some(ServerMsg::Snapshot { id, at, k, .. }) = send(
+        &mut s,
+        ClientMsg::Snapshot {
+            session: SID.into(),
+        },
+    )
+    .pop() else {
+        panic!("a snapshot")
+    };
+    let last = store.last().expect("a kept game");
+    assert_eq!((&id, at, k), (&last.id, last.at, 1));
+    let log = s.log_text();
+    drop(s);
+    // Another page: offered the last game, it resumes it.
+    let mut t = Session::new(SID.into(), 8).with_store(Arc::clone(&store));
+    assert_eq!(greet(&mut t), Some(last.clone()));
+    let st = last_state(&send(
+        &mut t,
+        ClientMsg::ResumeKept {
+            session: SID.into(),
+            id: id.clone(),
+        },
+    ));
+    assert_eq!((st.k, &st.glop, &st.moves), (1, &one.glop, &one.moves));
+    let resumed = t.log_text();
+    for line in log.lines() {
+        assert!(
+            resumed.contains(&format!("  (saved) {line}")),
+            "{line}\n{resumed}"
+        );
+    }
+    draw(&mut t, 1, 3, 3, vec![], vec![]);
+    let keep = t.keep().expect("the next move is kept");
+    assert_eq!((&keep.summary().id, keep.summary().k), (&id, 2));
+    keep.run().expect("written");
+    assert_eq!(store.len(), 1, "one game, one file");
+    // Refusals.
+    rejected(
+        &mut t,
+        &format!(r#"{{"type":"resume_kept","session":"{SID}","id":"../../etc/passwd"}}"#),
+        "is not a kept game's id",
+    );
+    rejected(
+        &mut t,
+        &format!(r#"{{"type":"resume_kept","session":"{SID}","id":"00000000000000ff"}}"#),
+        "no game is kept under the id",
+    );
+    std::fs::write(dir.join(format!("game-{id}.json")), "{\"format\":").expect("spoiled");
+    rejected(
+        &mut t,
+        &format!(r#"{{"type":"resume_kept","session":"{SID}","id":"{id}"}}"#),
+        "is refused: it is not a kept game",
+    );
+    // Without a store: refused in words.
+    let mut u = session();
+    rejected(
+        &mut u,
+        &format!(r#"{{"type":"resume_kept","session":"{SID}","id":"{id}"}}"#),
+        "keeps no games",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,7 +26,7 @@ function onMessage(m) {
       S.session = m.session; S.retries = 0;
       // A network game this tab was in (net.js), else the last game kept by the page (keep.js),
       // else a new game.
-      if (!netResume() && !(S.resume && S.resume())) newGame(defaultGame());
+      if (!netResume() && !(S.resume && S.resume(m))) newGame(defaultGame());
       break;
     case "state":
       S.state = m;

@@ -18,7 +18,27 @@ function toggleMark(p) {
   if (i >= 0) S.marks.splice(i, 1); else S.marks.push(s.id);
   draw();
 }
-canvas.addEventListener("contextmenu", ev => { ev.preventDefault(); if (S.state) toggleMark(eventWorld(ev)); });
+// A right-click marks. A finger's long press, which the browser may also report as a context
+// menu, is the hold's below: the menu ends the hold at once (one mark, not two).
+canvas.addEventListener("contextmenu", ev => {
+  ev.preventDefault();
+  if (S.hold) { S.hold.fire(); return; }
+  if (S.state && ev.pointerType !== "touch" && touches.size === 0) toggleMark(eventWorld(ev));
+});
+// A finger held still (within 8 screen pixels) for HOLD_MS on a spot marks it, or unmarks it:
+// the touch screen's right-click. A spot with no life can be marked too (it can be enclosed).
+const HOLD_MS = 550;
+function holdToMark(s, ev, press) {
+  const hold = { id: ev.pointerId, spot: s, at: [ev.clientX, ev.clientY], moved: false, done: false, press };
+  hold.fire = () => {
+    if (S.hold !== hold || hold.moved || hold.done) return;
+    hold.done = true;
+    if (press && S.press === press) { S.press = null; S.lit = []; S.litFrom = null; }
+    toggleMark([s.x, s.y]);
+  };
+  S.hold = hold;
+  setTimeout(hold.fire, HOLD_MS);
+}
 let lastReach = 0;
 // How near a press must be to a spot to take it (world units): its disc and a margin, at least
 // 22 screen pixels so that a finger can take a small spot; a press farther away takes nothing.
@@ -33,6 +53,7 @@ function pinchStart() {
   const [a, b] = [...touches.values()];
   computeView();
   const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  S.hold = null;
   S.pinch = { d: Math.max(1, dist(a, b)), k: S.zoom && S.state && S.zoom.game === S.state.game ? S.zoom.k : 1, world: toWorld(mid[0], mid[1]), s0: S.view.s };
   S.press = null; S.armed = null; S.lit = [];
 }
@@ -69,28 +90,29 @@ canvas.addEventListener("pointerdown", ev => {
   // Only a press on or next to a spot starts a move; anywhere else, nothing happens.
   const s = spotNear(p, () => true);
   if (!s) return;
-  if (s.lives === 0) { setRefusal(`Spot ${s.id} has no life left: start from a spot that has one.`); return; }
+  const touch = ev.pointerType === "touch";
+  if (s.lives === 0) {
+    // A finger may be about to mark it; a press that lets go sooner is told why nothing starts.
+    if (touch) holdToMark(s, ev, null);
+    else setRefusal(noLife(s));
+    return;
+  }
   try { canvas.setPointerCapture(ev.pointerId); } catch (e) { /* a pointer the browser does not track */ }
   S.press = { from: s.id, points: [p], length: 0 };
   S.lit = []; S.litFrom = null;
-  // A finger held still on a spot marks it (the touch screen's right-click).
-  if (ev.pointerType === "touch") {
-    const press = S.press;
-    setTimeout(() => {
-      if (S.press !== press || press.length * S.view.s > 8) return;
-      S.press = null; S.lit = []; S.litFrom = null;
-      toggleMark([s.x, s.y]);
-    }, 550);
-  }
+  if (touch) holdToMark(s, ev, S.press);
   send({ type: "reach", k: S.state.k, from: s.id, toward: p });
   lastReach = performance.now();
   draw();
 });
+function noLife(s) { return `Spot ${s.id} has no life left: start from a spot that has one.`; }
 canvas.addEventListener("pointermove", ev => {
   if (ev.pointerType === "touch" && touches.has(ev.pointerId)) {
     touches.set(ev.pointerId, canvasPoint(ev));
     if (touches.size === 2 && S.pinch) { pinchMove(); return; }
   }
+  const h = S.hold;
+  if (h && h.id === ev.pointerId && Math.hypot(ev.clientX - h.at[0], ev.clientY - h.at[1]) > 8) h.moved = true;
   if (!S.press) return;
   const p = eventWorld(ev), pts = S.press.points;
   S.press.length += dist(p, pts[pts.length - 1]);
@@ -112,7 +134,14 @@ function endTouch(ev) {
   return pinching;
 }
 canvas.addEventListener("pointerup", ev => {
-  if (endTouch(ev) || !S.press) return;
+  if (endTouch(ev)) return;
+  const h = S.hold && S.hold.id === ev.pointerId ? S.hold : null;
+  if (h) {
+    S.hold = null;
+    if (h.done) return; // the hold marked a spot: the finger lifting plays nothing
+    if (!h.press) { setRefusal(noLife(h.spot)); return; }
+  }
+  if (!S.press) return;
   const p = eventWorld(ev), press = S.press;
   S.press = null;
   press.points.push(p);
@@ -148,7 +177,7 @@ canvas.addEventListener("pointerup", ev => {
   const toSide = sideAt(dest, press.points.slice().reverse());
   request({ from: press.from, to: dest.id, stroke: press.points, from_side: side, to_side: toSide, marks: S.marks.slice() });
 });
-canvas.addEventListener("pointercancel", ev => { endTouch(ev); S.press = null; draw(); });
+canvas.addEventListener("pointercancel", ev => { endTouch(ev); S.press = null; S.hold = null; draw(); });
 // The destination of a release at p: the spot whose disc it is on or next to (any spot, so that
 // a refusal names the spot aimed at), else nothing.
 function destination(p, from, allowStart) {

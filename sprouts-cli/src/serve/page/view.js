@@ -7,6 +7,9 @@ function resize() {
   draw();
 }
 window.addEventListener("resize", resize);
+// The drawing area also changes when a line above it (a verdict, a notice) or a panel beside it
+// comes or goes.
+if (window.ResizeObserver) new ResizeObserver(() => resize()).observe($("wrap"));
 function computeView() {
   const r = $("wrap").getBoundingClientRect(), st = S.state;
   if (!st) return S.view = { s: 1, ox: 0, oy: 0 };
