@@ -88,6 +88,10 @@ pub(crate) struct ServeArgs {
     /// `--allow-origin http://NAME:PORT`.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
+    /// The directory where the server keeps what it keeps for its pages (created if missing);
+    /// without it, nothing is kept on disk.
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<std::path::PathBuf>,
 }
 
 impl ServeArgs {
@@ -102,6 +106,7 @@ impl ServeArgs {
             header_timeout: 10,
             relay_db: None,
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            data: None,
         }
     }
 }
@@ -145,6 +150,8 @@ pub(crate) struct ServerState {
     pages: Arc<Semaphore>,
     /// The relay, where a page's network game takes its seat (in this process).
     relay: Option<Arc<Relay>>,
+    /// The data directory (`--data`), if any.
+    data: Option<Arc<std::path::PathBuf>>,
 }
 
 impl ServerState {
@@ -164,6 +171,7 @@ impl ServerState {
             origins: Arc::new(origins),
             pages: Arc::new(Semaphore::new(max_pages as usize)),
             relay: None,
+            data: None,
         }
     }
 
@@ -220,6 +228,10 @@ pub(crate) fn app(state: ServerState, relay: &Arc<Relay>) -> Router {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.data {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the data directory {}", dir.display()))?;
+    }
     let relay = Relay::open(args.relay_db.as_deref(), RelayConfig::default())
         .context("cannot open the relay's store")?;
     relay.spawn_expiry();
@@ -232,6 +244,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     let mut state = ServerState::new(addr, &args.allow_origin, args.max_pages);
     state.relay = Some(Arc::clone(&relay));
+    state.data = args.data.map(Arc::new);
     let app = app(state, &relay);
     let connections = Arc::new(Semaphore::new(args.max_connections as usize));
     let header_timeout = Duration::from_secs(args.header_timeout);
