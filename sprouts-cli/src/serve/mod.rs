@@ -10,7 +10,10 @@
 //!
 //! The server also carries the relay for network play at `/relay`
 //! (`sprouts_net::relay::server`), so that two players who open the same server play each
-//! other; its rooms are kept in memory, or in the file `--relay-db` names.
+//! other; its rooms are kept in memory, or in the file `--relay-db` names. The campaign's
+//! levels and the levels won are served under `/campaign` (see [`campaign`]).
+
+mod campaign;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -22,7 +25,7 @@ use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
@@ -52,6 +55,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/guide.js"),
     include_str!("page/verdict.js"),
     include_str!("page/net.js"),
+    include_str!("page/campaign.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );
@@ -223,6 +227,9 @@ pub(crate) fn app(state: ServerState, relay: &Arc<Relay>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/ws", get(ws_upgrade))
+        .route("/campaign", get(campaign::list))
+        .route("/campaign/level/{n}", get(campaign::level))
+        .route("/campaign/won", post(campaign::won))
         .with_state(state)
         .merge(relay.router())
 }
