@@ -87,7 +87,9 @@ pub(crate) fn run(args: CampaignArgs) -> anyhow::Result<()> {
                 ..GenerateOptions::default()
             };
             let t = Instant::now();
+            let mut played = 0;
             let campaign = generate(&options, &mut |games, levels| {
+                played = games;
                 if games % 25 == 0 {
                     eprintln!("{games} games, {levels} levels");
                 }
@@ -95,7 +97,7 @@ pub(crate) fn run(args: CampaignArgs) -> anyhow::Result<()> {
             std::fs::write(&out, campaign.to_json())
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!(
-                "{} levels written to {} in {:.1} s",
+                "{} levels from {played} games written to {} in {:.1} s",
                 campaign.levels.len(),
                 out.display(),
                 t.elapsed().as_secs_f64()

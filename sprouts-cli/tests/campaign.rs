@@ -27,7 +27,11 @@ fn every_level_is_proved_again() {
     for (i, l) in c.levels.iter().enumerate() {
         assert_eq!(l.number as usize, i + 1, "levels are numbered in order");
         assert!((1..=GRADES).contains(&l.grade));
-        assert!(forms.insert(l.canonical.clone()), "level {} repeats", l.number);
+        assert!(
+            forms.insert(l.canonical.clone()),
+            "level {} repeats",
+            l.number
+        );
         assert!(l.proof.winning_moves >= 1 && l.proof.winning_moves < l.proof.moves);
         if let Some(prev) = i.checked_sub(1).map(|p| &c.levels[p]) {
             assert!(prev.grade <= l.grade, "grades never go down");
@@ -98,7 +102,8 @@ fn play_level(l: &Level, win: bool) -> (String, Option<usize>) {
                 .clone();
             game.play_move(&mv).expect("a legal move");
         } else {
-            game.computer_step(&Limits::none()).expect("the computer moves");
+            game.computer_step(&Limits::none())
+                .expect("the computer moves");
         }
     }
     (game.record().to_json(), game.winner())
@@ -164,7 +169,11 @@ fn the_server_lists_levels_and_keeps_the_wins_it_checked() {
         http(&host, "POST", "/campaign/won", Some(&body), origin)
     };
     let (lost, winner) = play_level(level, false);
-    assert_eq!(winner, Some(1), "a losing first move loses to the perfect player");
+    assert_eq!(
+        winner,
+        Some(1),
+        "a losing first move loses to the perfect player"
+    );
     let (status, body) = send(&lost, &own);
     assert_eq!(status, 422, "{body}");
     assert!(!dir.join("campaign-progress.json").exists());

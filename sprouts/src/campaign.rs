@@ -41,7 +41,7 @@ pub const GRADES: u32 = 5;
 pub const OPPONENT: &str = "perfect:5s";
 /// The largest game tree (distinct canonical positions) the minimax of a level may visit:
 /// positions with larger trees are not taken as levels.
-pub const MAX_TREE: usize = 200_000;
+pub const MAX_TREE: usize = 20_000;
 
 /// Why a campaign file or one of its levels is not right.
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +50,9 @@ pub enum CampaignError {
     #[error("not a campaign file: {0}")]
     Json(String),
     /// Another format or version.
-    #[error("a campaign file of format `{format}` version {version}; this program reads `{CAMPAIGN_FORMAT}` version {CAMPAIGN_VERSION}")]
+    #[error(
+        "a campaign file of format `{format}` version {version}; this program reads `{CAMPAIGN_FORMAT}` version {CAMPAIGN_VERSION}"
+    )]
     Format {
         /// The format found.
         format: String,
@@ -150,7 +152,11 @@ impl Campaign {
         );
         for (i, l) in self.levels.iter().enumerate() {
             s.push_str(&serde_json::to_string(l).expect("a level always serialises"));
-            s.push_str(if i + 1 < self.levels.len() { ",\n" } else { "\n" });
+            s.push_str(if i + 1 < self.levels.len() {
+                ",\n"
+            } else {
+                "\n"
+            });
         }
         s.push_str("]}\n");
         s
@@ -404,6 +410,8 @@ pub struct GenerateOptions {
     /// A position is taken when at most this many moves can be left (the bound `M`), so
     /// that the perfect player answers at once.
     pub max_left: u32,
+    /// At most this many spots in a level's picture (dead ones too).
+    pub max_spots: u32,
     /// At most this many levels from one game.
     pub per_game: usize,
     /// At most this many games are played.
@@ -415,14 +423,16 @@ pub struct GenerateOptions {
 }
 
 impl Default for GenerateOptions {
-    /// 160 levels from games of 3 to 10 spots, positions with at most 14 moves left, two a
-    /// game at most, pictures of 900 x 600, games by `random` and `montecarlo:100`.
+    /// 160 levels from games of 3 to 8 spots, positions with at most 12 moves left and at
+    /// most 18 spots in the picture, two a game at most, pictures of 900 x 600, games by
+    /// `random` and `montecarlo:100`.
     fn default() -> Self {
         GenerateOptions {
             seed: 1,
             count: 160,
-            spots: (3, 10),
-            max_left: 14,
+            spots: (3, 8),
+            max_left: 12,
+            max_spots: 18,
             per_game: 2,
             max_games: 5000,
             world: WorldSize::new(900.0, 600.0),
@@ -481,6 +491,7 @@ pub fn generate(
             // Every other eligible position is looked at, by the seed, so that the levels of
             // one game are not one move apart.
             let eligible = ply > 0
+                && pos.spot_count() <= options.max_spots as usize
                 && sprouts_ai::bounds::bounds(&pos).upper <= options.max_left
                 && mix(g, 100 + u64::from(ply)) % 2 == 0;
             if eligible && let Some(f) = consider(&game, &pos, (n, ply), &mut seen)? {

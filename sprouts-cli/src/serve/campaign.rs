@@ -179,7 +179,9 @@ pub(crate) async fn won(
         return Json(json!({ "won": [n], "kept": false })).into_response();
     };
     let written = tokio::task::spawn_blocking(move || {
-        let _one = WRITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _one = WRITING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut p = read_progress(&dir);
         p.won.insert(n);
         write_progress(&dir, &p).map(|()| p)
