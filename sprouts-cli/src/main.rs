@@ -1,5 +1,6 @@
 //! The `sprouts` command-line program: the thin binary over the workspace's library crates.
 
+mod campaign;
 mod input;
 mod misere;
 mod octal;
@@ -28,6 +29,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// The campaign: positions from real games to win against the perfect player.
+    Campaign(campaign::CampaignArgs),
     /// Misère outcomes (the player who cannot move wins) of positions or n-spot starts.
     Misere(misere::MisereArgs),
     /// Values, certified period and misère figures of an octal game (Kayles is 0.77).
@@ -74,6 +77,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     init_logging(cli.log.as_deref())?;
     match cli.command {
+        Some(Command::Campaign(args)) => campaign::run(args),
         Some(Command::Misere(args)) => misere::run(args),
         Some(Command::Octal(args)) => octal::run(args),
         Some(Command::Render(args)) => render::run(args),

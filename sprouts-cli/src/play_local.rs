@@ -41,6 +41,12 @@ pub(crate) fn run(position: &str, args: &PlayArgs) -> anyhow::Result<()> {
     } else {
         Game::new(pos, seats).with_convention(convention)
     };
+    play_out(&mut game)
+}
+
+/// Plays `game` to its end here: a person types the number of a listed move, a computer
+/// plays its own; every move and the winner are printed.
+pub(crate) fn play_out(game: &mut Game) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let mut lines = std::io::stdin().lock().lines();
     writeln!(out, "start: {}", game.position().to_glop())?;

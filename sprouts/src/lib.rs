@@ -12,6 +12,8 @@
 //! - [`Game`]: a game in progress: the position (with its picture, or without one), the two
 //!   seats and their players, the play convention, whose turn it is, the winner, human and
 //!   computer moves (the computer's as a stoppable [`Job`]), undo and redo.
+//! - [`campaign`]: positions from real games to win against the perfect player, proved and
+//!   graded.
 //! - [`GameRecord`]: a game as a file: start, moves, seats, convention, settings, the picture
 //!   if there is one, in versioned JSON or postcard.
 //!
@@ -34,6 +36,7 @@
 //! # Ok::<(), sprouts::GameError>(())
 //! ```
 
+pub mod campaign;
 mod game;
 mod job;
 mod record;

@@ -10,7 +10,10 @@
 //!
 //! The server also carries the relay for network play at `/relay`
 //! (`sprouts_net::relay::server`), so that two players who open the same server play each
-//! other; its rooms are kept in memory, or in the file `--relay-db` names.
+//! other; its rooms are kept in memory, or in the file `--relay-db` names. The campaign's
+//! levels and the levels won are served under `/campaign` (see [`campaign`]).
+
+mod campaign;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -22,7 +25,7 @@ use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
@@ -54,6 +57,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/verdict.js"),
     include_str!("page/board.js"),
     include_str!("page/net.js"),
+    include_str!("page/campaign.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );
@@ -159,6 +163,8 @@ pub(crate) struct ServerState {
     relay: Option<Arc<Relay>>,
     /// The data directory's copy of the pages' games, if the server keeps them.
     store: Option<Arc<GameStore>>,
+    /// The data directory (the store's), where the campaign's progress is kept too.
+    data: Option<Arc<std::path::PathBuf>>,
 }
 
 impl ServerState {
@@ -179,6 +185,7 @@ impl ServerState {
             pages: Arc::new(Semaphore::new(max_pages as usize)),
             relay: None,
             store: None,
+            data: None,
         }
     }
 
@@ -230,6 +237,9 @@ pub(crate) fn app(state: ServerState, relay: &Arc<Relay>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/ws", get(ws_upgrade))
+        .route("/campaign", get(campaign::list))
+        .route("/campaign/level/{n}", get(campaign::level))
+        .route("/campaign/won", post(campaign::won))
         .with_state(state)
         .merge(relay.router())
 }
@@ -255,6 +265,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     let mut state = ServerState::new(addr, &args.allow_origin, args.max_pages);
     state.relay = Some(Arc::clone(&relay));
+    state.data = store.as_ref().map(|s| Arc::new(s.dir().to_path_buf()));
     state.store = store;
     let app = app(state, &relay);
     let connections = Arc::new(Semaphore::new(args.max_connections as usize));
