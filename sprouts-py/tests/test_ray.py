@@ -100,12 +100,15 @@ def test_the_tree_alone_decides_small_starts():
 def test_local_driver_matches_the_solver_on_starts_with_small_budgets():
     oracle = oracle_outcomes()
     executor = LocalExecutor(workers=2)
+    expanded = 0
     try:
         for n in range(1, 12):
-            # A small budget makes most jobs give their leaves back, so the tree grows.
+            # A small budget makes many jobs give their leaves back, so the tree grows.
             driver = Driver(executor, budget=300)
             assert driver.solve(f"0*{n}") == oracle[n] == reference(f"0*{n}"), n
             assert driver.stats["jobs"] >= (1 if n > 3 else 0)
+            expanded += driver.stats["expanded"]
+        assert expanded >= 20
     finally:
         executor.close()
 
