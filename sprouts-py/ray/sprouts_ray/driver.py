@@ -17,6 +17,10 @@ import sprouts
 
 from .tree import Tree, normalize
 
+# Sharing the database waits until the time since the last share is at least this many times
+# what that share cost (so sharing takes at most about 5% of the driver's time).
+SHARE_COST_RATIO = 20
+
 
 def save_atomically(solver, path):
     """Writes the solver's database to `path` through a temporary file, so that a run stopped
@@ -35,7 +39,7 @@ class Driver:
     and `seconds`.
     """
 
-    def __init__(self, executor, db=None, budget=200_000, share_seconds=1.0, trace=None,
+    def __init__(self, executor, db=None, budget=200_000, share_seconds=10.0, trace=None,
                  log=None):
         self.executor = executor
         self.db = db
@@ -48,7 +52,7 @@ class Driver:
         if db is not None and os.path.exists(db):
             self.loaded = self.solver.load(db)[0]
         self.stats = {"submitted": 0, "jobs": 0, "cancelled": 0, "decided": 0, "job_nodes": 0,
-                      "expanded": 0, "merged": 0}
+                      "expanded": 0, "merged": 0, "shares": 0}
 
     def _reduced(self, node):
         """The node's sum with the nimbers the database knows now folded into its heap."""
@@ -81,8 +85,8 @@ class Driver:
         # The root is expanded here, so the first jobs are its children, as many as there are
         # workers to run them.
         tree.expand(tree.root)
-        self.executor.share(self.solver.to_bytes())
-        shared_at = time.monotonic()
+        shared_at, share_cost = self._share()
+        unshared = False
         inflight = {}
         while not tree.root.proved:
             while len(inflight) < self.executor.slots and not tree.root.proved:
@@ -106,7 +110,7 @@ class Driver:
             handle, result = self.executor.wait(list(inflight))
             leaf = inflight.pop(handle)
             leaf.busy = False
-            self._merge(result)
+            unshared |= self._merge(result) > 0
             self._record(leaf, result)
             if result["verdict"] is not None:
                 tree.settle(leaf, result["verdict"])
@@ -114,10 +118,13 @@ class Driver:
             else:
                 tree.expand(leaf)
                 self.stats["expanded"] += 1
-            if time.monotonic() - shared_at >= self.share_seconds:
-                self._save()
-                self.executor.share(self.solver.to_bytes())
-                shared_at = time.monotonic()
+            # New facts are shared as soon as sharing costs at most a twentieth of the time
+            # since the last share, and at the latest after `share_seconds`: a job sent with an
+            # old image proves again what the jobs before it proved.
+            since = time.monotonic() - shared_at
+            if unshared and since >= min(self.share_seconds, SHARE_COST_RATIO * share_cost):
+                shared_at, share_cost = self._share()
+                unshared = False
         for handle in inflight:
             self.executor.cancel(handle)
             self.stats["cancelled"] += 1
@@ -136,8 +143,23 @@ class Driver:
         return verdict
 
     def _merge(self, result):
-        if result["facts"]:
-            self.stats["merged"] += self.solver.load_bytes(result["facts"])[1]
+        """Merges a job's facts into the database; returns how many entries the job sent (the
+        facts it proved beyond its image)."""
+        if not result["facts"]:
+            return 0
+        entries, new_lands = self.solver.load_bytes(result["facts"])
+        self.stats["merged"] += new_lands
+        return entries
+
+    def _share(self):
+        """Saves the database and shares its image with the next jobs; returns when the share
+        ended and the seconds it took."""
+        start = time.monotonic()
+        self._save()
+        self.executor.share(self.solver.to_bytes())
+        self.stats["shares"] += 1
+        end = time.monotonic()
+        return end, end - start
 
     def _save(self):
         if self.db is not None:
