@@ -51,6 +51,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/keep.js"),
     include_str!("page/guide.js"),
     include_str!("page/verdict.js"),
+    include_str!("page/room.js"),
     include_str!("page/net.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
