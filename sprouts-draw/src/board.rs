@@ -785,9 +785,16 @@ impl Board {
         let key = self.position().game_key();
         let mut report = None;
         self.rearrange(if options.smaller_spots { "•" } else { "Z" }, |d| {
-            let (fresh, r) = crate::layout::choose::best_fresh(
-                d, &map, outside, &key, &settings, options, None, stop,
-            )?;
+            let job = crate::layout::choose::Layouts {
+                drawing: d,
+                map: &map,
+                expected: &key,
+                settings: &settings,
+                options,
+                mv: None,
+                stop,
+            };
+            let (fresh, r) = crate::layout::choose::best_fresh(&job, outside)?;
             *d = fresh;
             report = Some(r);
             Ok(())
@@ -849,16 +856,16 @@ impl Board {
                 y: ctx.to,
                 move_index: ctx.move_index,
             };
-            let (fresh, r) = crate::layout::choose::best_fresh(
-                d,
-                &map,
-                outside,
-                &key,
-                &settings,
+            let job = crate::layout::choose::Layouts {
+                drawing: d,
+                map: &map,
+                expected: &key,
+                settings: &settings,
                 options,
-                Some(&part),
+                mv: Some(&part),
                 stop,
-            )?;
+            };
+            let (fresh, r) = crate::layout::choose::best_fresh(&job, outside)?;
             *d = fresh;
             report = Some(r);
             Ok::<(), crate::LayoutError>(())

@@ -76,23 +76,32 @@ fn outside_order(map: &Map, first: usize) -> Vec<usize> {
     out
 }
 
-/// The best fresh layout of `map` (see the module docs), with `first` the region tried first
-/// (alone when `options.outside` is given), `expected` the game key the picture must read back
-/// as, and `mv` the move's part for a move. `stop` ends the descents where they are and starts
-/// no further round.
+/// What Z lays out: the picture, its map (after the move, for a move), the game key the
+/// picture must read back as, the settings and options, the move's part for a move, and the
+/// stop flag (it ends the descents where they are and starts no further round).
+pub(crate) struct Layouts<'a> {
+    pub drawing: &'a Drawing,
+    pub map: &'a Map,
+    pub expected: &'a GameKey,
+    pub settings: &'a Settings,
+    pub options: &'a FreshOptions,
+    pub mv: Option<&'a MovePart>,
+    pub stop: &'a AtomicBool,
+}
+
+/// The best fresh layout (see the module docs), with `first` the region tried first (alone
+/// when `options.outside` is given).
 ///
 /// # Errors
-/// The first layout's error when no layout counts (the others' reasons are in its log line).
+/// The first layout's error when no layout counts (with every layout's reason when several
+/// were made).
 pub(crate) fn best_fresh(
-    drawing: &Drawing,
-    map: &Map,
+    job: &Layouts<'_>,
     first: usize,
-    expected: &GameKey,
-    settings: &Settings,
-    options: &FreshOptions,
-    mv: Option<&MovePart>,
-    stop: &AtomicBool,
 ) -> Result<(Drawing, FreshReport), LayoutError> {
+    let Layouts {
+        map, options, stop, ..
+    } = *job;
     let _span = tracing::debug_span!("best_fresh", regions = map.regions.len()).entered();
     let order = if options.outside.is_some() {
         vec![first]
@@ -109,9 +118,7 @@ pub(crate) fn best_fresh(
     for round in order.chunks(width) {
         let results: Vec<Result<Kept, LayoutError>> = round
             .par_iter()
-            .map(|&outside| {
-                one_layout(drawing, map, outside, expected, settings, options, mv, stop)
-            })
+            .map(|&outside| one_layout(job, outside))
             .collect();
         made += results.len();
         let mut best: Option<Kept> = None;
@@ -150,17 +157,16 @@ pub(crate) fn best_fresh(
 }
 
 /// One layout with `outside` as the outside region, polished and judged.
-#[allow(clippy::too_many_arguments)]
-fn one_layout(
-    drawing: &Drawing,
-    map: &Map,
-    outside: usize,
-    expected: &GameKey,
-    settings: &Settings,
-    options: &FreshOptions,
-    mv: Option<&MovePart>,
-    stop: &AtomicBool,
-) -> Result<Kept, LayoutError> {
+fn one_layout(job: &Layouts<'_>, outside: usize) -> Result<Kept, LayoutError> {
+    let Layouts {
+        drawing,
+        map,
+        expected,
+        settings,
+        options,
+        mv,
+        stop,
+    } = *job;
     let _span = tracing::debug_span!("one_layout", outside).entered();
     let (mut d, mut report) = fresh_drawing(drawing, map, outside, settings, options, mv)?;
     if options.descent {

@@ -10,9 +10,12 @@
 //!    vertex as the apex of the outer triangle, so that region is the outside.
 //! 4. The drawing is scaled into the window, the helpers dropped, each curve a polyline
 //!    `u - m - v` through its subdivision vertex; [`polish`] spreads it out by capped
-//!    force-directed steps (nothing can cross), spots too close to something are drawn
-//!    smaller, and each curve becomes a fitted spline (or, where a fitted spline would not
-//!    keep the picture valid, the polyline itself as straight pieces).
+//!    force-directed steps (nothing can cross), spots too close to something start smaller,
+//!    and each curve becomes its polyline with the corners cut by short arcs (or, where those
+//!    would not keep the picture valid, the polyline itself as straight pieces).
+//! 5. [`choose`]: one such layout per choice of outside region, in parallel, each polished by
+//!    R's descent (spec 4.5) with the spots grown in stages and the curves refitted as clamped
+//!    C² splines; the best by [`crate::PictureQuality`] is kept.
 //!
 //! The board's transactions ([`crate::Board::redraw_fresh`], [`crate::Board::draw_move_fresh`])
 //! run the authority check on the result as on every other change.
@@ -107,8 +110,9 @@ pub struct FreshReport {
     pub vertices: usize,
     /// The grid of the straight-line drawing, `(2N - 4, N - 2)`.
     pub grid: (i64, i64),
-    /// The least distance between a point of a curve's polyline and a curve or spot it is
-    /// not on, after the polish (pixels).
+    /// The least gap of the picture kept ([`crate::PictureQuality::least_gap`], pixels); for
+    /// a single layout made outside Z's choice, the least distance between a point of a
+    /// curve's polyline and a curve or spot it is not on, after the spreading.
     pub clearance: f64,
     /// Polish steps taken.
     pub iterations: u32,
