@@ -531,7 +531,7 @@ impl Board {
 
 /// Whether a refusal says the picture lacks room for the move (and not that the move asked is
 /// not a move here): only then does making room help.
-fn wants_room(r: &Refusal) -> bool {
+pub(crate) fn wants_room(r: &Refusal) -> bool {
     matches!(
         r,
         Refusal::NoRoomAtSpot(_)
