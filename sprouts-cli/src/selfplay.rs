@@ -51,14 +51,16 @@ pub(crate) struct SelfplayArgs {
     #[arg(long)]
     draw: bool,
     /// With --draw: when the router refuses a move, draw the position after it afresh
-    /// (`Board::draw_move_fresh`, spec 4.6) instead of stopping the game's drawing.
+    /// (`Board::draw_move_fresh`, spec 4.6: Z, and • with spots drawn smaller where there is
+    /// no room) instead of stopping the game's drawing; the same as adding `Z.` to --room.
     #[arg(long, requires = "draw")]
     fresh: bool,
-    /// With --draw: the Room steps the ladder takes before Z when the router refuses a move,
-    /// as letters: `A` (the curves relaxed, spots kept), `R` (the whole picture relaxed), or
-    /// `none` (spec 4.1, 4.5).
+    /// With --draw: the Room steps the ladder takes when the router refuses a move, as
+    /// letters: `A` (the curves relaxed, spots kept), `R` (the whole picture relaxed), `Z`
+    /// (the picture afresh with the move), `.` (•: afresh with spots drawn smaller where there
+    /// is no room), or `none` (spec 4.1, 4.5, 4.6).
     #[arg(long, value_name = "STEPS", default_value = "R", requires = "draw", value_parser = parse_room)]
-    room: (bool, bool),
+    room: RoomSteps,
     /// With --draw: write each game's final picture (SVG) and saved game (JSON) here, and for
     /// a game whose drawing stopped, the picture where the move was refused with the move
     /// named in it (`game-N-refused.svg` and `.png`), its saved game (`game-N-refused.json`) and the
@@ -71,27 +73,38 @@ pub(crate) struct SelfplayArgs {
     area: (f64, f64),
 }
 
-/// Reads `--room`: letters A and R (either case, each at most once), or `none`; gives
-/// `(A, R)`.
-fn parse_room(text: &str) -> Result<(bool, bool), String> {
+/// The Room steps of `--room`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct RoomSteps {
+    adjust: bool,
+    rearrange: bool,
+    fresh: bool,
+    smaller: bool,
+}
+
+/// Reads `--room`: letters A, R, Z and `.` (or `•`; either case, each at most once), or
+/// `none`.
+fn parse_room(text: &str) -> Result<RoomSteps, String> {
+    let mut steps = RoomSteps::default();
     if text.eq_ignore_ascii_case("none") {
-        return Ok((false, false));
+        return Ok(steps);
     }
-    let (mut a, mut r) = (false, false);
     for c in text.chars() {
         let seen = match c.to_ascii_uppercase() {
-            'A' => std::mem::replace(&mut a, true),
-            'R' => std::mem::replace(&mut r, true),
-            _ => return Err(format!("`{c}` is not a Room step (A or R)")),
+            'A' => std::mem::replace(&mut steps.adjust, true),
+            'R' => std::mem::replace(&mut steps.rearrange, true),
+            'Z' => std::mem::replace(&mut steps.fresh, true),
+            '.' | '•' => std::mem::replace(&mut steps.smaller, true),
+            _ => return Err(format!("`{c}` is not a Room step (A, R, Z or .)")),
         };
         if seen {
             return Err(format!("`{c}` is given twice"));
         }
     }
-    if !(a || r) {
-        return Err("no Room step given (A, R, or none)".into());
+    if steps == RoomSteps::default() {
+        return Err("no Room step given (A, R, Z, . or none)".into());
     }
-    Ok((a, r))
+    Ok(steps)
 }
 
 /// Reads `--area`: `WIDTHxHEIGHT`, each a number of pixels from 100 to the largest world side.
@@ -152,7 +165,7 @@ impl DrawTally {
         };
         *self.by_rung.entry(ladder.rung.name()).or_default() += 1;
         match &ladder.rung {
-            Rung::Fresh(_) => {
+            Rung::Fresh(_) | Rung::Smaller(_) => {
                 self.fresh += 1;
                 self.game_used_fresh = true;
             }
@@ -387,6 +400,9 @@ pub(crate) struct MoveEvent<'a> {
     pub(crate) seconds: f64,
     /// The move drawn in place of the move chosen (the same game), when it was another.
     pub(crate) drawn_as: Option<String>,
+    /// The ladder's rung that drew the move (`as chosen`, `equivalent`, `A`, `R`, `Z`, `•`),
+    /// for a drawn move.
+    pub(crate) rung: Option<&'static str>,
 }
 
 /// A finished game.
@@ -484,6 +500,7 @@ fn play_game(
                 .as_ref()
                 .filter(|l| l.rung.is_equivalent())
                 .map(|l| l.words.clone()),
+            rung: played.ladder.as_ref().map(|l| l.rung.name()),
         })?;
     }
     rec.winner = game.winner().expect("the game is over");
@@ -548,9 +565,10 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             .with_convention(convention)
             .with_first(first)
             .with_ladder(LadderOptions {
-                fresh: args.fresh,
-                adjust: args.room.0,
-                rearrange: args.room.1,
+                fresh: args.fresh || args.room.fresh,
+                smaller_spots: args.fresh || args.room.smaller,
+                adjust: args.room.adjust,
+                rearrange: args.room.rearrange,
                 ..LadderOptions::default()
             });
         let mut moves_json = Vec::new();
@@ -586,6 +604,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 // The move drawn in its place (the same game), when it was not the move itself.
                 if let Some(w) = &e.drawn_as {
                     m["drawn_as"] = json!(w);
+                }
+                if let Some(rung) = e.rung {
+                    m["rung"] = json!(rung);
                 }
                 moves_json.push(m);
             } else {
@@ -692,7 +713,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             line["moves_drawn_by_ladder_step_2"] = json!(draw.step_two);
             line["games_drawn_without_equivalent"] = json!(draw.to_end_without_equivalent);
             line["moves_drawn_by_rung"] = json!(draw.by_rung);
-            if args.fresh {
+            if args.fresh || args.room.fresh || args.room.smaller {
                 line["moves_drawn_fresh"] = json!(draw.fresh);
                 line["games_drawn_without_fresh"] = json!(draw.to_end_without_fresh);
             }
@@ -730,7 +751,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
                 .map(|(name, n)| format!("{name} {n}"))
                 .collect();
             writeln!(out, "# ladder rungs used: {}", rungs.join(", "))?;
-            if args.fresh {
+            if args.fresh || args.room.fresh || args.room.smaller {
                 writeln!(
                     out,
                     "# drawn afresh: {} moves; {} games drawn to the end without a fresh layout",

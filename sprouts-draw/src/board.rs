@@ -1,6 +1,7 @@
 //! `Board`: position, picture and history, changed only by checked transactions (spec 1.2).
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use sprouts_geom::Spline;
 use sprouts_topo::{GameKey, Move, MoveError, MoveNotation, Position, SpotId};
@@ -753,7 +754,9 @@ impl Board {
 
     /// Redraws the whole picture from its combinatorial map (spec 4.6): a rearrangement, so
     /// the position read back must be the one before (the authority check). With
-    /// `options.outside` another region can be made the outside.
+    /// `options.outside` another region is made the outside; without it one layout per
+    /// choice of outside region is made in parallel and the best kept (see
+    /// [`Board::redraw_fresh_with_stop`]).
     ///
     /// # Errors
     /// A [`crate::LayoutError`] (inside [`TransactionError::Edit`]) or the check's verdict; the
@@ -762,14 +765,36 @@ impl Board {
         &mut self,
         options: &crate::FreshOptions,
     ) -> Result<crate::FreshReport, TransactionError<crate::LayoutError>> {
+        self.redraw_fresh_with_stop(options, &AtomicBool::new(false))
+    }
+
+    /// As [`Board::redraw_fresh`]; `stop` (the user's Space) ends the layouts' descents where
+    /// they are and starts no further round of layouts, so the best layout so far is taken.
+    ///
+    /// # Errors
+    /// As [`Board::redraw_fresh`].
+    pub fn redraw_fresh_with_stop(
+        &mut self,
+        options: &crate::FreshOptions,
+        stop: &AtomicBool,
+    ) -> Result<crate::FreshReport, TransactionError<crate::LayoutError>> {
         let _span = tracing::debug_span!("redraw_fresh").entered();
         let map = crate::layout::map_of(&self.state.drawing, &self.state.analysis);
         let outside = self.fresh_outside(&map, options, None);
         let settings = self.settings;
+        let key = self.position().game_key();
         let mut report = None;
-        self.rearrange("Z", |d| {
-            let (fresh, r) =
-                crate::layout::fresh_drawing(d, &map, outside, &settings, options, None)?;
+        self.rearrange(if options.smaller_spots { "•" } else { "Z" }, |d| {
+            let job = crate::layout::choose::Layouts {
+                drawing: d,
+                map: &map,
+                expected: &key,
+                settings: &settings,
+                options,
+                mv: None,
+                stop,
+            };
+            let (fresh, r) = crate::layout::choose::best_fresh(&job, outside)?;
             *d = fresh;
             report = Some(r);
             Ok(())
@@ -789,6 +814,19 @@ impl Board {
         mv: &Move,
         options: &crate::FreshOptions,
     ) -> Result<crate::FreshMove, crate::Refusal> {
+        self.draw_move_fresh_with_stop(mv, options, &AtomicBool::new(false))
+    }
+
+    /// As [`Board::draw_move_fresh`]; `stop` as in [`Board::redraw_fresh_with_stop`].
+    ///
+    /// # Errors
+    /// As [`Board::draw_move_fresh`].
+    pub fn draw_move_fresh_with_stop(
+        &mut self,
+        mv: &Move,
+        options: &crate::FreshOptions,
+        stop: &AtomicBool,
+    ) -> Result<crate::FreshMove, crate::Refusal> {
         use crate::Refusal;
         let _span = tracing::debug_span!("draw_move_fresh").entered();
         let pos = self.position().clone();
@@ -807,6 +845,7 @@ impl Board {
         }
         let outside = self.fresh_outside(&map, options, Some(mv));
         let settings = self.settings;
+        let key = intended.game_key();
         let words = mv.describe(&pos);
         let mut report = None;
         let ncurves = self.state.drawing.curves().len() as u32;
@@ -817,8 +856,16 @@ impl Board {
                 y: ctx.to,
                 move_index: ctx.move_index,
             };
-            let (fresh, r) =
-                crate::layout::fresh_drawing(d, &map, outside, &settings, options, Some(&part))?;
+            let job = crate::layout::choose::Layouts {
+                drawing: d,
+                map: &map,
+                expected: &key,
+                settings: &settings,
+                options,
+                mv: Some(&part),
+                stop,
+            };
+            let (fresh, r) = crate::layout::choose::best_fresh(&job, outside)?;
             *d = fresh;
             report = Some(r);
             Ok::<(), crate::LayoutError>(())

@@ -180,6 +180,19 @@ impl Default for Settings {
     }
 }
 
+/// The least radius a spot is drawn with (pixels): the • step of spec 4.6 draws spots smaller
+/// where there is no room for the settings' size, never below this (nor below the settings'
+/// size when that is smaller; see [`Settings::least_spot_radius`]).
+pub const LEAST_SPOT_RADIUS: f64 = 1.0;
+
+impl Settings {
+    /// The least radius a spot may be drawn with: [`LEAST_SPOT_RADIUS`], or the settings'
+    /// spot radius if that is smaller.
+    pub fn least_spot_radius(&self) -> f64 {
+        LEAST_SPOT_RADIUS.min(self.spot_radius)
+    }
+}
+
 /// The largest width or height of a drawing area, in pixels ([`WorldSize::is_valid`]).
 pub const MAX_WORLD_SIDE: f64 = 100_000.0;
 

@@ -15,11 +15,24 @@
 //!    move are one undo step, and a change after which the move still cannot be drawn is
 //!    taken back;
 //! 4. the move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of spec 4.6),
-//!    which needs no router.
+//!    which needs no router;
+//! 5. •: the same, with the spots in tight places drawn smaller (never below the settings'
+//!    least size). When Z and • are both on they are one layout run whose layouts with
+//!    smaller spots are kept aside and taken only when none has every spot at full size
+//!    (spec 4.6); the rung reported is then • ([`Rung::Smaller`]).
+//!
+//! M (sliding spots, pushing curves apart, spec 4.3, 4.4) is not built: the ladder has no rung
+//! for it.
 //!
 //! Each rung is tried at most once for a move. When every rung refuses, the first refusal is
 //! returned and the board is exactly as it was. The stop flag skips rungs 2 and 3 (and ends a
-//! relaxation where it is); rung 4 still runs, so a move whose thinking was stopped is drawn.
+//! relaxation where it is); rungs 4 and 5 still run (their descents end at once), so a move
+//! whose thinking was stopped is drawn.
+//!
+//! A person's move drawn on the picture ([`Board::draw_human_request`]) climbs the human's
+//! boxes ([`HumanRoom`]) when the router finds no room for it: A if checked, then R, Z and •
+//! as far as they are checked in a row, each a change of the picture and the move drawn again
+//! in one undo step. Space stops the climb.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -28,8 +41,8 @@ use sprouts_geom::Point;
 use sprouts_topo::Move;
 
 use crate::{
-    Board, DrawnMove, FreshOptions, FreshReport, Refusal, RelaxMode, RelaxOptions, RelaxReport,
-    relax_words,
+    Board, DrawRequest, DrawnMove, FreshOptions, FreshReport, Refusal, RelaxMode, RelaxOptions,
+    RelaxReport, relax_words,
 };
 
 /// Which rungs of the ladder may be climbed, and their budgets (the "Room" choices for the
@@ -50,13 +63,17 @@ pub struct LadderOptions {
     pub relax_options: RelaxOptions,
     /// Rung 4: the whole picture drawn afresh with the move (Z).
     pub fresh: bool,
-    /// The fresh layout's options.
+    /// Rung 5, •: the picture afresh with spots drawn smaller where there is no room.
+    pub smaller_spots: bool,
+    /// The fresh layout's options (its `smaller_spots` is set by the rung).
     pub fresh_options: FreshOptions,
+    /// The Room boxes for a person's moves drawn on the picture.
+    pub human: HumanRoom,
 }
 
 impl Default for LadderOptions {
-    /// The computer's Room boxes of spec 4.1 (R and Z on, A off) and 24 equivalent moves
-    /// within 20 s.
+    /// The computer's Room boxes of spec 4.1 (R, Z and • on, A off), 24 equivalent moves
+    /// within 20 s, and the human's defaults ([`HumanRoom::default`]).
     fn default() -> LadderOptions {
         LadderOptions {
             equivalents: true,
@@ -66,7 +83,47 @@ impl Default for LadderOptions {
             rearrange: true,
             relax_options: RelaxOptions::default(),
             fresh: true,
+            smaller_spots: true,
             fresh_options: FreshOptions::default(),
+            human: HumanRoom::default(),
+        }
+    }
+}
+
+/// The Room boxes for a person's moves (spec 4.1): which steps are taken automatically when
+/// the router finds no room for a move drawn on the picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HumanRoom {
+    /// A: the curves relaxed with the spots kept (skipped when unchecked).
+    pub adjust: bool,
+    /// R: the whole picture relaxed.
+    pub rearrange: bool,
+    /// Z: the whole picture drawn afresh (taken only if R is checked too).
+    pub fresh: bool,
+    /// •: drawn afresh with spots smaller where there is no room (taken only if R and Z are).
+    pub smaller_spots: bool,
+}
+
+impl Default for HumanRoom {
+    /// R only (spec 4.1's defaults are M and R; M is not built).
+    fn default() -> HumanRoom {
+        HumanRoom {
+            adjust: false,
+            rearrange: true,
+            fresh: false,
+            smaller_spots: false,
+        }
+    }
+}
+
+impl HumanRoom {
+    /// No step taken automatically (heroic mode, or a frontend that offers the steps by hand).
+    pub fn none() -> HumanRoom {
+        HumanRoom {
+            adjust: false,
+            rearrange: false,
+            fresh: false,
+            smaller_spots: false,
         }
     }
 }
@@ -90,28 +147,51 @@ pub enum Rung {
         /// The move drawn in place of the one chosen, in words, if it was another.
         equivalent: Option<String>,
     },
-    /// Rung 4: the whole picture drawn afresh with the move.
+    /// Rung 4: the whole picture drawn afresh with the move (for a person's move: the
+    /// picture afresh, then the move drawn in it).
     Fresh(FreshReport),
+    /// Rung 5 (•): as rung 4, with some spots drawn smaller
+    /// ([`FreshReport::smaller_spots`]).
+    Smaller(FreshReport),
 }
 
 impl Rung {
-    /// The rung's number (1 to 4).
+    /// The rung's number (1 to 5).
     pub fn number(&self) -> u8 {
         match self {
             Rung::AsChosen { .. } => 1,
             Rung::Equivalent(_) => 2,
             Rung::Room { .. } => 3,
             Rung::Fresh(_) => 4,
+            Rung::Smaller(_) => 5,
         }
     }
 
-    /// The rung's short name for a report: `as chosen`, `equivalent`, `A`, `R` or `Z`.
+    /// The rung's short name for a report: `as chosen`, `equivalent`, `A`, `R`, `Z` or `•`.
     pub fn name(&self) -> &'static str {
         match self {
             Rung::AsChosen { .. } => "as chosen",
             Rung::Equivalent(_) => "equivalent",
             Rung::Room { report, .. } => report.mode.label(),
             Rung::Fresh(_) => "Z",
+            Rung::Smaller(_) => "•",
+        }
+    }
+
+    /// The fresh layout's report, for rungs 4 and 5.
+    pub fn fresh_report(&self) -> Option<&FreshReport> {
+        match self {
+            Rung::Fresh(r) | Rung::Smaller(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The rung for a fresh layout: • if it drew spots smaller, else Z.
+    fn of_fresh(report: FreshReport) -> Rung {
+        if report.smaller_spots.is_empty() {
+            Rung::Fresh(report)
+        } else {
+            Rung::Smaller(report)
         }
     }
 
@@ -137,6 +217,9 @@ pub struct LadderReport {
     pub rung: Rung,
     /// The move drawn, in words (the board's history records it so).
     pub words: String,
+    /// The move drawn (a move of the position before it; another move giving the same game
+    /// than the one chosen when [`Rung::is_equivalent`]).
+    pub mv: Move,
     /// The certified clearance of the new curve (pixels), for rungs 1 and 2.
     pub clearance: Option<f64>,
     /// One line per step tried, in order.
@@ -163,8 +246,18 @@ impl std::error::Error for LadderRefusal {}
 /// What a fresh layout did, in words for the log.
 pub fn fresh_words(r: &FreshReport) -> String {
     let mut s = format!(
-        "{} vertices on a {} x {} grid, clearance {:.1} px after {} polish steps",
-        r.vertices, r.grid.0, r.grid.1, r.clearance, r.iterations
+        "{} vertices on a {} x {} grid, region {} outside (layouts made {}, kept {}), \
+         least gap {:.1} px after {} spreading steps and {} stages of R ({} L-BFGS steps)",
+        r.vertices,
+        r.grid.0,
+        r.grid.1,
+        r.outside.index(),
+        r.layouts.0,
+        r.layouts.1,
+        r.clearance,
+        r.iterations,
+        r.descent.0,
+        r.descent.1
     );
     if !r.smaller_spots.is_empty() {
         s.push_str(&format!(", {} spots drawn smaller", r.smaller_spots.len()));
@@ -232,6 +325,7 @@ impl Board {
                     rung: Rung::AsChosen {
                         equivalent: drawn.equivalent_of.as_ref().map(|_| drawn.words.clone()),
                     },
+                    mv: drawn.mv,
                     words: drawn.words,
                     clearance: Some(drawn.clearance),
                     log,
@@ -263,30 +357,40 @@ impl Board {
                 return Ok(report);
             }
         }
-        if options.fresh {
+        if options.fresh || options.smaller_spots {
             let started = Instant::now();
-            match self.draw_move_fresh(mv, &options.fresh_options) {
+            let fresh_options = FreshOptions {
+                smaller_spots: options.smaller_spots,
+                ..options.fresh_options
+            };
+            let step = if options.fresh { "4" } else { "5" };
+            match self.draw_move_fresh_with_stop(mv, &fresh_options, stop) {
                 Ok(fresh) => {
+                    let rung = Rung::of_fresh(fresh.report);
+                    let report = rung.fresh_report().expect("a fresh rung");
                     log.push(format!(
-                        "ladder step 4: {} drawn with the whole picture afresh in {:.2} s; {}",
+                        "ladder step {} ({}): {} drawn with the whole picture afresh in {:.2} s; {}",
+                        rung.number(),
+                        rung.name(),
                         fresh.words,
                         started.elapsed().as_secs_f64(),
-                        fresh_words(&fresh.report)
+                        fresh_words(report)
                     ));
                     return Ok(LadderReport {
-                        rung: Rung::Fresh(fresh.report),
+                        rung,
+                        mv: fresh.mv,
                         words: fresh.words,
                         clearance: None,
                         log,
                     });
                 }
                 Err(r) => log.push(format!(
-                    "ladder step 4, the picture afresh: refused ({})",
+                    "ladder step {step}, the picture afresh: refused ({})",
                     r.detail()
                 )),
             }
         } else {
-            log.push("ladder step 4 (the picture afresh) is off".into());
+            log.push("ladder steps 4 and 5 (the picture afresh) are off".into());
         }
         log.push(format!(
             "ladder: every step refused ({})",
@@ -340,6 +444,7 @@ impl Board {
                         equivalent: drawn.equivalent_of.as_ref().map(|_| drawn.words.clone()),
                         report,
                     },
+                    mv: drawn.mv,
                     words: drawn.words,
                     clearance: Some(drawn.clearance),
                     log: std::mem::take(log),
@@ -406,6 +511,7 @@ impl Board {
                     ));
                     return Some(LadderReport {
                         rung: Rung::Equivalent(drawn.words.clone()),
+                        mv: drawn.mv,
                         words: drawn.words,
                         clearance: Some(drawn.clearance),
                         log: std::mem::take(log),
@@ -420,5 +526,170 @@ impl Board {
             }
         }
         None
+    }
+}
+
+/// Whether a refusal says the picture lacks room for the move (and not that the move asked is
+/// not a move here): only then does making room help.
+pub(crate) fn wants_room(r: &Refusal) -> bool {
+    matches!(
+        r,
+        Refusal::NoRoomAtSpot(_)
+            | Refusal::NoPath { .. }
+            | Refusal::WrongEnclosure { .. }
+            | Refusal::Certificate { .. }
+            | Refusal::Fit(_)
+    )
+}
+
+/// A person's move on the picture drawn by the human's ladder.
+impl Board {
+    /// Draws a person's move asked on the picture ([`Board::draw_request`]); when the router
+    /// finds no room for it, climbs the human's Room boxes of `options` (see the module docs):
+    /// each step changes the picture and draws the request again (its stroke dropped: it was
+    /// drawn on the picture before the change), the change and the move one undo step. A
+    /// refusal that is not about room (no life, no such side) is returned at once. `stop` (the
+    /// user's Space) stops the climb.
+    ///
+    /// # Errors
+    /// A [`LadderRefusal`] with the first refusal and a line per step; the board is then
+    /// exactly as it was.
+    pub fn draw_human_request(
+        &mut self,
+        request: &DrawRequest,
+        options: &LadderOptions,
+        stop: &AtomicBool,
+        observer: &mut dyn FnMut(&[Point]),
+    ) -> Result<LadderReport, LadderRefusal> {
+        let _span = tracing::debug_span!("draw_human_request").entered();
+        let first = match self.draw_request(request, observer) {
+            Ok(drawn) => {
+                let line = format!(
+                    "drawn {} ({:?}), certified clearance {:.1} px",
+                    drawn.words, drawn.method, drawn.clearance
+                );
+                return Ok(LadderReport {
+                    rung: Rung::AsChosen { equivalent: None },
+                    mv: drawn.mv,
+                    words: drawn.words,
+                    clearance: Some(drawn.clearance),
+                    log: vec![line],
+                });
+            }
+            Err(r) => r,
+        };
+        let mut log = vec![format!("the move asked: refused ({})", first.detail())];
+        let refused = |log: Vec<String>, first: Refusal| LadderRefusal {
+            refusal: Box::new(first),
+            log,
+        };
+        if !wants_room(&first) {
+            return Err(refused(log, first));
+        }
+        let h = options.human;
+        let again = DrawRequest {
+            stroke: None,
+            ..request.clone()
+        };
+        let mut steps: Vec<RelaxMode> = Vec::new();
+        if h.adjust {
+            steps.push(RelaxMode::Adjust);
+        }
+        if h.rearrange {
+            steps.push(RelaxMode::Rearrange);
+        }
+        for mode in steps {
+            if stop.load(Ordering::Relaxed) {
+                log.push("the Room steps stopped (Space)".into());
+                return Err(refused(log, first));
+            }
+            let key = mode.label();
+            let started = Instant::now();
+            let mut relaxed = None;
+            let drawn = self.in_one_step(|b| {
+                let r = b
+                    .relax(mode, &options.relax_options, stop)
+                    .map_err(|e| format!("{key} refused: {e}"))?;
+                let line = relax_words(&r);
+                relaxed = Some(r);
+                b.draw_request(&again, observer)
+                    .map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
+            });
+            let seconds = started.elapsed().as_secs_f64();
+            match drawn {
+                Ok(drawn) => {
+                    let report = relaxed.expect("the relaxation ran");
+                    log.push(format!(
+                        "Room step {key}: {} in {seconds:.2} s; {} {}",
+                        relax_words(&report),
+                        drawn.words,
+                        drawn_line(&drawn)
+                    ));
+                    return Ok(LadderReport {
+                        rung: Rung::Room {
+                            report,
+                            equivalent: None,
+                        },
+                        mv: drawn.mv,
+                        words: drawn.words,
+                        clearance: Some(drawn.clearance),
+                        log,
+                    });
+                }
+                Err(why) => log.push(format!("Room step {key}, in {seconds:.2} s: {why}")),
+            }
+        }
+        // Z and • are taken only as far as the boxes are checked in a row from R.
+        let fresh_steps = [
+            (h.rearrange && h.fresh, false),
+            (h.rearrange && h.fresh && h.smaller_spots, true),
+        ];
+        for (on, smaller) in fresh_steps {
+            if !on {
+                break;
+            }
+            if stop.load(Ordering::Relaxed) {
+                log.push("the Room steps stopped (Space)".into());
+                return Err(refused(log, first));
+            }
+            let fresh_options = FreshOptions {
+                smaller_spots: smaller,
+                ..options.fresh_options
+            };
+            let started = Instant::now();
+            let mut fresh = None;
+            let drawn = self.in_one_step(|b| {
+                let r = b
+                    .redraw_fresh_with_stop(&fresh_options, stop)
+                    .map_err(|e| format!("refused: {e}"))?;
+                let line = fresh_words(&r);
+                fresh = Some(r);
+                b.draw_request(&again, observer)
+                    .map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
+            });
+            let name = if smaller { "•" } else { "Z" };
+            let seconds = started.elapsed().as_secs_f64();
+            match drawn {
+                Ok(drawn) => {
+                    let rung = Rung::of_fresh(fresh.expect("the layout ran"));
+                    log.push(format!(
+                        "Room step {name}: {} in {seconds:.2} s; {} {}",
+                        fresh_words(rung.fresh_report().expect("a fresh rung")),
+                        drawn.words,
+                        drawn_line(&drawn)
+                    ));
+                    return Ok(LadderReport {
+                        rung,
+                        mv: drawn.mv,
+                        words: drawn.words,
+                        clearance: Some(drawn.clearance),
+                        log,
+                    });
+                }
+                Err(why) => log.push(format!("Room step {name}, in {seconds:.2} s: {why}")),
+            }
+        }
+        log.push("the Room steps checked are used up; A, R, Z and . can be pressed by hand".into());
+        Err(refused(log, first))
     }
 }

@@ -82,11 +82,11 @@ pub use board::{
     Board, BoardError, Mismatch, MoveContext, PlayedMove, Step, StepKind, TransactionError,
 };
 pub use drawing::{
-    Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId, MAX_SPOT_ID,
-    MAX_WORLD_SIDE, Settings, WorldSize,
+    Curve, CurveId, CurveOrigin, Drawing, DrawingError, DrawnSpot, Half, HalfEdgeId,
+    LEAST_SPOT_RADIUS, MAX_SPOT_ID, MAX_WORLD_SIDE, Settings, WorldSize,
 };
 pub use drawn::DrawnMove;
-pub use ladder::{LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
+pub use ladder::{HumanRoom, LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
 pub use quality::{
     CROWDED, Gap, NEAR, PictureQuality, SAMPLE_STEP, SHARED_SPOT_REACH, SHARP_TURN, TURN_WINDOW,

@@ -529,6 +529,7 @@ impl Game {
                 Ok(self.job(Work::Request {
                     board: Box::new(board.clone()),
                     request,
+                    ladder: self.ladder.clone(),
                 }))
             }
         }

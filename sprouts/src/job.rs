@@ -51,10 +51,11 @@ pub(crate) enum Work {
         board: Option<Box<Board>>,
         ladder: LadderOptions,
     },
-    /// A person's drawn move.
+    /// A person's drawn move (with the human's Room boxes).
     Request {
         board: Box<Board>,
         request: DrawRequest,
+        ladder: LadderOptions,
     },
     /// The picture drawn afresh.
     Redraw {
@@ -210,26 +211,29 @@ impl Job {
                 observer,
                 Vec::new(),
             ),
-            Work::Request { mut board, request } => {
+            Work::Request {
+                mut board,
+                request,
+                ladder,
+            } => {
                 let _span = tracing::debug_span!("human_move").entered();
-                match board.draw_request(&request, observer) {
+                match board.draw_human_request(&request, &ladder, &stop_flag(limits), observer) {
                     Ok(drawn) => Ok(Done::Moved {
-                        log: vec![format!(
-                            "drawn {} ({:?}), certified clearance {:.1} px",
-                            drawn.words, drawn.method, drawn.clearance
-                        )],
-                        mv: drawn.mv,
+                        mv: drawn.mv.clone(),
+                        log: Vec::new(),
                         report: None,
                         board: Some(board),
-                        ladder: None,
+                        ladder: Some(drawn),
                     }),
-                    Err(refusal) => Err(GameError::Refused(Box::new(refusal))),
+                    Err(refusal) => Err(GameError::Refused(refusal.refusal)),
                 }
             }
-            Work::Redraw { mut board, options } => match board.redraw_fresh(&options) {
-                Ok(report) => Ok(Done::Redrawn { board, report }),
-                Err(e) => Err(transaction_error(e)),
-            },
+            Work::Redraw { mut board, options } => {
+                match board.redraw_fresh_with_stop(&options, &stop_flag(limits)) {
+                    Ok(report) => Ok(Done::Redrawn { board, report }),
+                    Err(e) => Err(transaction_error(e)),
+                }
+            }
             Work::Relax {
                 mut board,
                 mode,

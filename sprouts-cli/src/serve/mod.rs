@@ -56,6 +56,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/guide.js"),
     include_str!("page/verdict.js"),
     include_str!("page/board.js"),
+    include_str!("page/room.js"),
     include_str!("page/net.js"),
     include_str!("page/campaign.js"),
     include_str!("page/boot.js"),

@@ -10,13 +10,17 @@
 //!    vertex as the apex of the outer triangle, so that region is the outside.
 //! 4. The drawing is scaled into the window, the helpers dropped, each curve a polyline
 //!    `u - m - v` through its subdivision vertex; [`polish`] spreads it out by capped
-//!    force-directed steps (nothing can cross), spots too close to something are drawn
-//!    smaller, and each curve becomes a fitted spline (or, where a fitted spline would not
-//!    keep the picture valid, the polyline itself as straight pieces).
+//!    force-directed steps (nothing can cross), spots too close to something start smaller,
+//!    and each curve becomes its polyline with the corners cut by short arcs (or, where those
+//!    would not keep the picture valid, the polyline itself as straight pieces).
+//! 5. [`choose`]: one such layout per choice of outside region, in parallel, each polished by
+//!    R's descent (spec 4.5) with the spots grown in stages and the curves refitted as clamped
+//!    C² splines; the best by [`crate::PictureQuality`] is kept.
 //!
 //! The board's transactions ([`crate::Board::redraw_fresh`], [`crate::Board::draw_move_fresh`])
 //! run the authority check on the result as on every other change.
 
+pub(crate) mod choose;
 pub(crate) mod fpp;
 pub(crate) mod map;
 pub(crate) mod polish;
@@ -68,14 +72,33 @@ pub struct FreshOptions {
     /// The weight of the regions' room in the polish (lives times the log of the area, spec
     /// 4.5), against the spreading of the points.
     pub room: f64,
+    /// Whether each layout is polished by R's descent (spec 4.5, 4.6 step 4) with its spots
+    /// grown in stages; without it the layout keeps the grid drawing's spread-out polylines
+    /// with rounded corners.
+    pub descent: bool,
+    /// The most stages of R's descent, each after the spots drawn smaller have grown as far
+    /// as their room allows.
+    pub stages: u32,
+    /// Layouts tried at once (one per choice of outside region, in parallel); 0 for as many
+    /// as there are worker threads, at least two. Ignored when `outside` is given.
+    pub layouts: usize,
+    /// The • step (spec 4.6): a layout whose spots cannot all have the settings' size is kept
+    /// with those spots smaller (never below [`crate::LEAST_SPOT_RADIUS`]) instead of failing.
+    pub smaller_spots: bool,
 }
 
 impl Default for FreshOptions {
+    /// 300 steps of the grid drawing's spreading, R's descent in up to three stages, a round
+    /// of layouts as wide as the worker threads, spots at full size only.
     fn default() -> FreshOptions {
         FreshOptions {
             outside: None,
             iterations: 300,
             room: 1.0,
+            descent: true,
+            stages: 3,
+            layouts: 0,
+            smaller_spots: false,
         }
     }
 }
@@ -87,8 +110,9 @@ pub struct FreshReport {
     pub vertices: usize,
     /// The grid of the straight-line drawing, `(2N - 4, N - 2)`.
     pub grid: (i64, i64),
-    /// The least distance between a point of a curve's polyline and a curve or spot it is
-    /// not on, after the polish (pixels).
+    /// The least gap of the picture kept ([`crate::PictureQuality::least_gap`], pixels); for
+    /// a single layout made outside Z's choice, the least distance between a point of a
+    /// curve's polyline and a curve or spot it is not on, after the spreading.
     pub clearance: f64,
     /// Polish steps taken.
     pub iterations: u32,
@@ -96,6 +120,14 @@ pub struct FreshReport {
     pub smaller_spots: Vec<SpotId>,
     /// Curves left as polylines (their fitted spline would not keep the picture valid).
     pub straight_curves: Vec<CurveId>,
+    /// The region of the drawn position that is the outside of the layout kept.
+    pub outside: RegionId,
+    /// Layouts made (one per choice of outside region), and how many of them could be kept.
+    pub layouts: (usize, usize),
+    /// Stages of R's descent run on the layout kept, and their L-BFGS steps.
+    pub descent: (u32, u64),
+    /// Why each layout not kept failed, for the log.
+    pub failures: Vec<String>,
 }
 
 /// A move drawn by a fresh layout of the position after it.
@@ -134,10 +166,7 @@ pub(crate) fn fresh_drawing(
     let world = drawing.world();
     let nv = map.spots.len();
     let ne = map.edge_count();
-    let margin =
-        (settings.min_clearance + settings.spot_radius).min(0.2 * world.width.min(world.height));
-    let lo = Point::new(margin, margin);
-    let hi = Point::new(world.width - margin, world.height - margin);
+    let (lo, hi) = layout_box(drawing, settings);
     // Nodes of the net: spots, then the subdivision vertices of the curves.
     let (mut net, vertices, grid) = match Triangulation::new(map, outside)? {
         None => {
@@ -334,8 +363,35 @@ pub(crate) fn fresh_drawing(
             iterations: steps,
             smaller_spots,
             straight_curves,
+            outside: RegionId::from_index(outside),
+            layouts: (1, 1),
+            descent: (0, 0),
+            failures: Vec::new(),
         },
     ))
+}
+
+/// The box the spots of a fresh layout are placed in: a minimum clearance and a spot's radius
+/// inside the frame, more above and to the right where the spots' labels go (the SVG
+/// writer's label box: up to 9 px high and 8 px a digit wide, 2 px beyond the spot), so no
+/// label is clipped. Each margin is at most a fifth of the window's shorter side.
+fn layout_box(drawing: &Drawing, settings: &Settings) -> (Point, Point) {
+    let world = drawing.world();
+    let cap = 0.2 * world.width.min(world.height);
+    let digits = drawing
+        .spots()
+        .iter()
+        .map(|s| s.id.get())
+        .max()
+        .map_or(1, |m| (m + 1).to_string().len()) as f64;
+    let base = settings.min_clearance + settings.spot_radius;
+    let (left, bottom) = (base.min(cap), base.min(cap));
+    let top = (base + 2.0 + 9.0).min(cap);
+    let right = (base + 2.0 + 8.0 * digits).min(cap);
+    (
+        Point::new(left, top),
+        Point::new(world.width - right, world.height - bottom),
+    )
 }
 
 /// The inner regions with lives, as walks of half-edges (the outside has no area).

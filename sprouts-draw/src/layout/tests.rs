@@ -14,9 +14,13 @@ fn world() -> WorldSize {
     WorldSize::new(2560.0, 1383.0)
 }
 
+/// A quick layout: less spreading, one layout, no descent (the tests of the descent and the
+/// choice among layouts are at the end).
 fn quick() -> FreshOptions {
     FreshOptions {
         iterations: 80,
+        descent: false,
+        layouts: 1,
         ..FreshOptions::default()
     }
 }
@@ -201,4 +205,130 @@ fn any_region_can_be_the_outside() {
         assert_eq!(b.position().game_key(), key);
     }
     let _ = Position::new(1);
+}
+
+/// A board of `n` seeds after `moves` random moves drawn afresh (quickly), in `world`.
+fn crowded(n: u32, moves: usize, seed: u64, world: WorldSize) -> Board {
+    let mut b = Board::new(n, world, Settings::default()).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let opts = FreshOptions {
+        smaller_spots: true,
+        ..quick()
+    };
+    for _ in 0..moves {
+        let all: Vec<_> = b.position().moves().collect();
+        if all.is_empty() {
+            break;
+        }
+        b.draw_move_fresh(&all[rng.random_range(0..all.len())], &opts)
+            .unwrap();
+    }
+    b
+}
+
+#[test]
+fn z_polished_by_the_descent_keeps_labels_in_and_spots_full() {
+    let mut b = crowded(5, 6, 3, world());
+    let key = b.position().game_key();
+    let steps = b.undo_steps().count();
+    let r = b.redraw_fresh(&FreshOptions::default()).unwrap();
+    assert_eq!(b.position().game_key(), key);
+    assert_eq!(b.undo_steps().count(), steps + 1, "one undo step");
+    assert!(r.descent.0 >= 1, "R's descent ran: {r:?}");
+    assert!(r.layouts.0 >= 2, "a round of layouts: {r:?}");
+    assert!(r.smaller_spots.is_empty());
+    let q = crate::PictureQuality::of_board(&b);
+    assert_eq!(q.labels_clipped, 0, "{q}");
+    assert_eq!(q.spots_shrunk, 0, "{q}");
+    assert!(
+        q.least_gap_pixels() >= Settings::default().min_clearance,
+        "{q}"
+    );
+    // The curves are the clamped fit's cubic pieces, not polylines with rounded corners.
+    let straight = b
+        .drawing()
+        .curves()
+        .iter()
+        .filter(|c| {
+            c.spline.pieces().iter().all(|p| {
+                let b = p.bez;
+                sprouts_geom::point_segment_distance(b.p1, b.p0, b.p3) < 1e-6
+                    && sprouts_geom::point_segment_distance(b.p2, b.p0, b.p3) < 1e-6
+            })
+        })
+        .count();
+    assert!(
+        straight < b.drawing().curves().len(),
+        "{straight} straight curves"
+    );
+}
+
+#[test]
+fn the_best_of_a_round_is_no_worse_than_the_present_outside_alone() {
+    let b = crowded(6, 8, 5, world());
+    let mut one = b.clone();
+    let first = one
+        .redraw_fresh(&FreshOptions {
+            layouts: 1,
+            ..FreshOptions::default()
+        })
+        .unwrap();
+    let mut many = b.clone();
+    let best = many
+        .redraw_fresh(&FreshOptions {
+            layouts: 3,
+            ..FreshOptions::default()
+        })
+        .unwrap();
+    assert_eq!(first.layouts.0, 1);
+    assert_eq!(best.layouts.0, 3.min(b.position().region_count()));
+    // The present outside is among the three, and the best is kept.
+    assert!(
+        best.clearance >= first.clearance - 0.1,
+        "{best:?} {first:?}"
+    );
+}
+
+#[test]
+fn spots_drawn_smaller_only_with_the_dot_and_never_below_the_least() {
+    // A small window: some layout cannot give every spot its full size.
+    let small = WorldSize::new(150.0, 110.0);
+    let b = crowded(5, 7, 11, small);
+    let before = b.to_json();
+    let mut full = b.clone();
+    let opts = FreshOptions {
+        layouts: 2,
+        ..FreshOptions::default()
+    };
+    match full.redraw_fresh(&opts) {
+        Ok(r) => {
+            assert!(r.smaller_spots.is_empty(), "{r:?}");
+            assert!(full.drawing().spots().iter().all(|s| s.radius >= 5.0));
+        }
+        // A refusal changes nothing.
+        Err(_) => assert_eq!(full.to_json(), before),
+    }
+    let mut dot = b.clone();
+    let r = dot
+        .redraw_fresh(&FreshOptions {
+            smaller_spots: true,
+            ..opts
+        })
+        .unwrap();
+    let least = Settings::default().least_spot_radius();
+    assert!(
+        dot.drawing()
+            .spots()
+            .iter()
+            .all(|s| s.radius >= least - 1e-9)
+    );
+    assert_eq!(
+        r.smaller_spots.len(),
+        dot.drawing()
+            .spots()
+            .iter()
+            .filter(|s| s.radius < 5.0 - 1e-9)
+            .count()
+    );
+    assert_eq!(dot.position().game_key(), b.position().game_key());
 }

@@ -61,6 +61,41 @@ pub struct SettingsMsg {
     pub room_vs_length: f64,
 }
 
+/// A Room step pressed by hand (spec 4.1; M is not built).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RoomStep {
+    /// A: the curves relaxed, the spots kept (spec 4.5).
+    #[serde(rename = "A")]
+    Adjust,
+    /// R: the whole picture relaxed (spec 4.5).
+    #[serde(rename = "R")]
+    Rearrange,
+    /// Z: the whole picture drawn afresh (spec 4.6).
+    #[serde(rename = "Z")]
+    Fresh,
+    /// • (key `.`): afresh, with spots drawn smaller where there is no room (spec 4.6).
+    #[serde(rename = ".")]
+    Smaller,
+}
+
+/// One row of the Room menu's boxes (spec 4.1): which steps are taken automatically.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoomBoxesMsg {
+    /// A.
+    #[serde(default)]
+    pub a: bool,
+    /// R.
+    #[serde(default)]
+    pub r: bool,
+    /// Z.
+    #[serde(default)]
+    pub z: bool,
+    /// • (`.`).
+    #[serde(default)]
+    pub dot: bool,
+}
+
 /// A message from the page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -132,6 +167,26 @@ pub enum ClientMsg {
         session: String,
         /// Moves played so far.
         k: u32,
+    },
+    /// A Room step on the present picture now (spec 4.1): a job (Space stops it) and a step
+    /// of the history (undoable). Answered by `state`, or `error` while something runs.
+    Room {
+        /// Session id.
+        session: String,
+        /// Moves played so far.
+        k: u32,
+        /// The step.
+        step: RoomStep,
+    },
+    /// The Room menu's boxes: the steps taken automatically when a move finds no room, for
+    /// a person's moves and for the computer's. They last for the session's later games too.
+    RoomBoxes {
+        /// Session id.
+        session: String,
+        /// The boxes for a person's moves.
+        human: RoomBoxesMsg,
+        /// The boxes for the computer's moves.
+        computer: RoomBoxesMsg,
     },
     /// Undoes the last step.
     Undo {
@@ -400,6 +455,8 @@ impl ClientMsg {
             | ClientMsg::Reach { session, .. }
             | ClientMsg::Draw { session, .. }
             | ClientMsg::Redraw { session, .. }
+            | ClientMsg::Room { session, .. }
+            | ClientMsg::RoomBoxes { session, .. }
             | ClientMsg::Undo { session, .. }
             | ClientMsg::Redo { session, .. }
             | ClientMsg::Pause { session, .. }

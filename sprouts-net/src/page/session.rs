@@ -9,7 +9,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use sprouts::ai::bounds::bounds;
 use sprouts::ai::impartial::Outcome;
 use sprouts::draw::{
-    Board, DrawRequest, FreshOptions, Settings, Side, StepKind, WorldSize, fresh_words,
+    Board, DrawRequest, FreshOptions, HumanRoom, LadderOptions, RelaxMode, RelaxOptions, Settings,
+    Side, StepKind, WorldSize, fresh_words,
 };
 use sprouts::geom::Point;
 use sprouts::topo::SpotId;
@@ -23,8 +24,8 @@ mod net;
 pub use net::RelayCmd;
 
 use super::protocol::{
-    ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, ServerMsg, SettingsMsg,
-    SpotMsg, StateMsg, decode,
+    ClientMsg, ConventionName, MAX_PACE_MS, PROTOCOL_VERSION, PlayerSpec, RoomBoxesMsg, RoomStep,
+    ServerMsg, SettingsMsg, SpotMsg, StateMsg, decode,
 };
 
 impl Drop for Session {
@@ -399,6 +400,8 @@ pub struct Session {
     keep_id: String,
     /// What was last kept of the game in play (a key of its settled state) and when.
     kept: Option<(String, u64)>,
+    /// The Room menu's boxes (the ladder's options), for this game and the later ones.
+    ladder: LadderOptions,
 }
 
 impl Session {
@@ -426,6 +429,7 @@ impl Session {
             store: None,
             keep_id: String::new(),
             kept: None,
+            ladder: LadderOptions::default(),
         }
     }
 
@@ -644,6 +648,10 @@ impl Session {
                 Err(r) => Self::error(r),
             },
             ClientMsg::Redraw { k, .. } => self.redraw(k),
+            ClientMsg::Room { k, step, .. } => self.room_step(k, step),
+            ClientMsg::RoomBoxes {
+                human, computer, ..
+            } => self.room_boxes(human, computer),
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
             ClientMsg::Pause { paused, .. } => self.pause(paused),
@@ -864,6 +872,8 @@ impl Session {
         };
         self.games += 1;
         let mut msgs = Vec::new();
+        let mut game = game;
+        game.set_ladder(self.ladder.clone());
         let mut page = PageGame {
             game,
             // A loaded game waits for the person to go on when a computer is to move.
@@ -1101,6 +1111,54 @@ impl Session {
             Ok(job) => self.run_job(job),
             Err(e) => Self::error(e.to_string()),
         }
+    }
+
+    /// A Room step pressed by hand on the present picture (spec 4.1): A or R relax it, Z
+    /// draws it afresh, `.` afresh with spots smaller where there is no room; as a job.
+    fn room_step(&mut self, k: u32, step: RoomStep) -> Reply {
+        if self.running.is_some() {
+            return Self::error("busy: a move is being made; wait for it or press Space");
+        }
+        let g = match self.current(k) {
+            Ok(g) => g,
+            Err(r) => return Self::error(r),
+        };
+        let job = match step {
+            RoomStep::Adjust => g.game.relax_job(RelaxMode::Adjust, RelaxOptions::default()),
+            RoomStep::Rearrange => g
+                .game
+                .relax_job(RelaxMode::Rearrange, RelaxOptions::default()),
+            RoomStep::Fresh => g.game.redraw_job(FreshOptions::default()),
+            RoomStep::Smaller => g.game.redraw_job(FreshOptions {
+                smaller_spots: true,
+                ..FreshOptions::default()
+            }),
+        };
+        match job {
+            Ok(job) => self.run_job(job),
+            Err(e) => Self::error(e.to_string()),
+        }
+    }
+
+    /// The Room menu's boxes: the ladder's options for this game and the later ones.
+    fn room_boxes(&mut self, human: RoomBoxesMsg, computer: RoomBoxesMsg) -> Reply {
+        self.ladder = LadderOptions {
+            adjust: computer.a,
+            rearrange: computer.r,
+            fresh: computer.z,
+            smaller_spots: computer.dot,
+            human: HumanRoom {
+                adjust: human.a,
+                rearrange: human.r,
+                fresh: human.z,
+                smaller_spots: human.dot,
+            },
+            ..LadderOptions::default()
+        };
+        if let Some(g) = &mut self.game {
+            g.game.set_ladder(self.ladder.clone());
+        }
+        Reply::default()
     }
 
     /// Hands a game's job to the server, with the state (now busy).
@@ -1567,6 +1625,9 @@ fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
             Some("a network game cannot be replaced by a loaded one: leave it first")
         }
         ClientMsg::Players { .. } => Some("in a network game each side is a person"),
+        ClientMsg::Room { .. } => {
+            Some("the Room steps A, R, Z and . are for games on this page (Redraw works here)")
+        }
         ClientMsg::Pause { .. } => Some("a network game between people has nothing to pause"),
         ClientMsg::Settings { .. } => {
             Some("the drawing settings of a network game are those it started with")
@@ -1578,6 +1639,7 @@ fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
         | ClientMsg::Reach { .. }
         | ClientMsg::Draw { .. }
         | ClientMsg::Redraw { .. }
+        | ClientMsg::RoomBoxes { .. }
         | ClientMsg::Undo { .. }
         | ClientMsg::Stop { .. }
         | ClientMsg::Save { .. }

@@ -1,0 +1,89 @@
+
+// ---------- the Room menu (spec 4.1): making room by hand, and which steps are automatic ----------
+// A, R, Z and • change the picture, never the position: A relaxes the curves with the spots
+// kept, R relaxes everything, Z draws the picture afresh, • (key .) afresh with spots drawn
+// smaller where there is no room. Each runs on the server as a job (Space stops it) and is a
+// step of the history (Undo puts the picture back). The boxes say which steps are taken by
+// themselves when a move finds no room: one row for a person's moves, one for the computer's.
+// M (sliding spots, pushing curves apart) is not available.
+const ROOM_KEY = "sprouts.roomBoxes";
+const ROOM_STEPS = [["A", "a", "A: relax the curves, spots kept"], ["R", "r", "R: relax the whole picture"], ["Z", "z", "Z: draw the picture afresh"], [".", "dot", "•: afresh, with spots drawn smaller where there is no room"]];
+const ROOM_DEFAULTS = { human: { a: false, r: true, z: false, dot: false }, computer: { a: false, r: true, z: true, dot: true } };
+function roomBoxes() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(ROOM_KEY) || "null");
+    if (kept && kept.human && kept.computer) return kept;
+  } catch (e) { /* storage off or spoilt: the defaults */ }
+  return JSON.parse(JSON.stringify(ROOM_DEFAULTS));
+}
+(function roomMenu() {
+  const style = document.createElement("style");
+  style.textContent = "#room{position:relative;display:inline-block}#room summary{cursor:pointer}#room .room-panel{position:absolute;z-index:20;background:#fff;border:1px solid #bbb;border-radius:4px;padding:6px 8px;white-space:nowrap;box-shadow:0 2px 6px rgba(0,0,0,.2)}#room .room-panel div{margin:3px 0}#room .room-note{color:#666;font-size:90%}";
+  document.head.appendChild(style);
+  const menu = document.createElement("details");
+  menu.id = "room";
+  menu.className = "tool";
+  const summary = document.createElement("summary");
+  summary.textContent = "Room";
+  summary.title = "Make room for moves: A, R, Z and . (keys), and the steps taken by themselves";
+  menu.appendChild(summary);
+  const panel = document.createElement("div");
+  panel.className = "room-panel";
+  const now = document.createElement("div");
+  now.textContent = "Now: ";
+  for (const [step, , title] of ROOM_STEPS) {
+    const b = document.createElement("button");
+    b.id = "b-room-" + (step === "." ? "dot" : step.toLowerCase());
+    b.textContent = step === "." ? "•" : step;
+    b.title = title + " (key " + step + ")";
+    b.onclick = () => roomStep(step);
+    now.appendChild(b);
+  }
+  panel.appendChild(now);
+  const boxes = roomBoxes();
+  for (const [who, label] of [["human", "For my moves:"], ["computer", "For the computer's moves:"]]) {
+    const row = document.createElement("div");
+    row.textContent = label + " ";
+    for (const [step, field, title] of ROOM_STEPS) {
+      const l = document.createElement("label");
+      l.title = title;
+      const c = document.createElement("input");
+      c.type = "checkbox";
+      c.id = "room-" + who + "-" + field;
+      c.checked = !!boxes[who][field];
+      c.onchange = () => { const b = roomBoxes(); b[who][field] = c.checked; saveRoomBoxes(b); };
+      l.appendChild(c);
+      l.appendChild(document.createTextNode(" " + (step === "." ? "•" : step) + " "));
+      row.appendChild(l);
+    }
+    panel.appendChild(row);
+  }
+  const note = document.createElement("div");
+  note.className = "room-note";
+  note.textContent = "M (sliding spots, pushing curves apart) is not available.";
+  panel.appendChild(note);
+  menu.appendChild(panel);
+  $("menus").appendChild(menu);
+})();
+function saveRoomBoxes(b) {
+  try { localStorage.setItem(ROOM_KEY, JSON.stringify(b)); } catch (e) { /* storage off: kept for this session only */ }
+  sendRoomBoxes(b);
+}
+function sendRoomBoxes(b) { send({ type: "room_boxes", human: b.human, computer: b.computer }); }
+// A step on the present picture now.
+function roomStep(step) {
+  const st = S.state;
+  if (!st) return;
+  if (st.busy) { setRefusal("Busy: wait for the move, or press Space to stop it."); return; }
+  setRefusal("");
+  send({ type: "room", k: st.k, step });
+}
+S.roomStep = roomStep;
+// A new session (a reload, a server restart) is told the boxes.
+S.on("welcome", () => sendRoomBoxes(roomBoxes()));
+window.addEventListener("keydown", ev => {
+  if (document.querySelector("dialog[open]") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  const key = ev.key === "." ? "." : ev.key.toUpperCase();
+  if (["A", "R", "Z", "."].includes(key) && ev.key.length === 1) { ev.preventDefault(); roomStep(key); }
+});
