@@ -60,6 +60,7 @@ mod setup;
 mod walk;
 
 pub(super) use mirror::orientation_hash;
+pub(super) use readings::ORDERS_OF_THREE;
 use walk::Trav;
 
 /// End of a region, a piece, or the whole code. The least unit, so shorter lists sort first.

@@ -12,6 +12,16 @@ use smallvec::SmallVec;
 use super::{BAG_ALL, Ctx, NONE, TreeScratch};
 use crate::canon::shape::LABEL_BASE;
 
+/// The six orders of three things (index lists), in lexicographic order: the identity first.
+pub(in crate::canon) const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// The readings of a bag (at most three spots, so at most six orders).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct BagPlans {
@@ -67,15 +77,7 @@ impl TreeScratch {
             }
             return plans;
         }
-        const PERMS: [[usize; 3]; 6] = [
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ];
-        for perm in PERMS {
+        for perm in ORDERS_OF_THREE {
             let is_identity = perm[..nu].iter().enumerate().all(|(k, &i)| i == k);
             if !is_identity {
                 if !tied
