@@ -5,24 +5,21 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use sprouts_draw::{Board, FreshOptions, Settings, WorldSize};
 
+#[path = "draw_common.rs"]
+mod draw_common;
+
+use draw_common::play_random_moves;
+
 /// A game of `n` seeds after `moves` random moves (fixed seed), every move drawn afresh.
 fn mid_game(n: u32, moves: usize) -> Board {
     let mut board =
         Board::new(n, WorldSize::new(2560.0, 1383.0), Settings::default()).expect("the seeds fit");
-    // A small linear congruential generator: the bench needs no rand dependency.
-    let mut s: u64 = 0x5eed ^ u64::from(n);
-    for k in 0..moves {
-        let pos = board.position().clone();
-        let all: Vec<_> = pos.moves().take(4096).collect();
-        assert!(!all.is_empty(), "the game lasts {moves} moves");
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = &all[((s >> 33) as usize) % all.len()];
+    play_random_moves(&mut board, n, moves, |board, mv| {
         board
             .draw_move_fresh(mv, &FreshOptions::default())
-            .unwrap_or_else(|e| panic!("move {k}: {}", e.detail()));
-    }
+            .map(|_| ())
+            .map_err(|e| e.detail())
+    });
     board
 }
 

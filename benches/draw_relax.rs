@@ -9,6 +9,11 @@ use sprouts_draw::{
     Board, FreshOptions, LadderOptions, RelaxMode, RelaxOptions, Settings, WorldSize,
 };
 
+#[path = "draw_common.rs"]
+mod draw_common;
+
+use draw_common::play_random_moves;
+
 /// A game of `n` seeds after `moves` random moves (fixed seed) in a `w` by `h` world.
 fn mid_game(n: u32, moves: usize, w: f64, h: f64) -> Board {
     let mut board =
@@ -20,20 +25,12 @@ fn mid_game(n: u32, moves: usize, w: f64, h: f64) -> Board {
         fresh_options: FreshOptions::default(),
         ..LadderOptions::default()
     };
-    // A small linear congruential generator: the bench needs no rand dependency.
-    let mut s: u64 = 0x5eed ^ u64::from(n);
-    for k in 0..moves {
-        let pos = board.position().clone();
-        let all: Vec<_> = pos.moves().take(4096).collect();
-        assert!(!all.is_empty(), "the game lasts {moves} moves");
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = &all[((s >> 33) as usize) % all.len()];
+    play_random_moves(&mut board, n, moves, |board, mv| {
         board
             .draw_computer_move(mv, &ladder, &stop, &mut |_| {})
-            .unwrap_or_else(|e| panic!("move {k}: {e}"));
-    }
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    });
     board
 }
 

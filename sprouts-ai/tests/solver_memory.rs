@@ -5,30 +5,12 @@
 use std::time::Duration;
 
 use sprouts_ai::Limits;
-use sprouts_ai::impartial::{Nimber, Outcome};
 use sprouts_ai::solver::{Solver, SolverConfig};
 use sprouts_topo::Position;
 
-/// `(n, outcome, nimber)` rows of the oracle file.
-fn oracle() -> Vec<(u32, Outcome, Nimber)> {
-    include_str!("data/n-spot-normal.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with('n') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            let outcome = match f[1] {
-                "W" => Outcome::Win,
-                "L" => Outcome::Loss,
-                other => panic!("unknown outcome {other}"),
-            };
-            (
-                f[0].parse().unwrap(),
-                outcome,
-                Nimber(f[2].parse().unwrap()),
-            )
-        })
-        .collect()
-}
+mod common;
+
+use common::{one_thread, oracle};
 
 /// A one-thread solver whose tables take `fact_bytes` for facts and small caches beside.
 fn bounded(fact_bytes: usize) -> Solver {
@@ -37,14 +19,6 @@ fn bounded(fact_bytes: usize) -> Solver {
         fact_table_bytes: Some(fact_bytes),
         child_cache_bytes: 256 << 10,
         number_table_bytes: 64 << 10,
-        ..SolverConfig::default()
-    })
-    .expect("the solver starts")
-}
-
-fn unbounded() -> Solver {
-    Solver::new(SolverConfig {
-        threads: 1,
         ..SolverConfig::default()
     })
     .expect("the solver starts")
@@ -68,7 +42,7 @@ fn a_small_budget_gives_the_published_outcomes_and_nimbers() {
     // One solver for every start, so its table fills (an unbounded one holds several MB by 12
     // spots) and forgets.
     let solver = bounded(BUDGET);
-    let free = unbounded();
+    let free = one_thread();
     for (n, outcome, nimber) in oracle().into_iter().filter(|r| r.0 <= 12) {
         let got = solver.outcome(&Position::new(n), &limits());
         assert_eq!(got.value, Some(outcome), "outcome of {n} spots");

@@ -4,38 +4,11 @@
 use std::time::Instant;
 
 use sprouts_ai::Limits;
-use sprouts_ai::impartial::{Nimber, Outcome};
-use sprouts_ai::solver::{Solver, SolverConfig};
 use sprouts_topo::Position;
 
-/// `(n, outcome, nimber)` rows of the oracle file.
-fn oracle() -> Vec<(u32, Outcome, Nimber)> {
-    include_str!("data/n-spot-normal.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with('n') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            let outcome = match f[1] {
-                "W" => Outcome::Win,
-                "L" => Outcome::Loss,
-                other => panic!("unknown outcome {other}"),
-            };
-            (
-                f[0].parse().unwrap(),
-                outcome,
-                Nimber(f[2].parse().unwrap()),
-            )
-        })
-        .collect()
-}
+mod common;
 
-fn one_thread() -> Solver {
-    Solver::new(SolverConfig {
-        threads: 1,
-        ..SolverConfig::default()
-    })
-    .expect("the solver starts")
-}
+use common::{one_thread, oracle};
 
 fn check(max_n: u32, min_n: u32, nimbers: bool) {
     let rows = oracle();

@@ -520,27 +520,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     for spec in [&args.p1, &args.p2] {
         Seat::computer(spec, 0).with_context(|| format!("cannot read the player `{spec}`"))?;
     }
-    let convention = if args.misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
-    let start = Position::new(args.spots);
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(u64::from(args.games));
-        bar.set_style(
-            ProgressStyle::with_template("game {pos}/{len} [{bar:40}] ({elapsed}) {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        Some(bar)
-    } else {
-        None
-    };
+    let bar = progress_bar(args.games);
     let names = [args.p1.as_str(), args.p2.as_str()];
-    let mut wins = [0u32; 2];
-    let mut total_moves = 0u64;
-    let mut seconds = [0f64; 2];
-    let mut moves_by = [0u64; 2];
+    let mut totals = Totals::default();
     let mut out = std::io::stdout().lock();
     let mut draw = DrawTally::default();
     let mut quality = QualityTally::default();
@@ -548,29 +530,9 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the directory {}", dir.display()))?;
     }
-    let world = sprouts_draw::WorldSize::new(args.area.0, args.area.1);
     for g in 1..=args.games {
-        let seats = [
-            Seat::computer(&args.p1, game_seed(args.seed, g, 1))?,
-            Seat::computer(&args.p2, game_seed(args.seed, g, 2))?,
-        ];
         let first = usize::from(args.alternate && g % 2 == 0);
-        let game = if args.draw {
-            Game::drawn_spots(args.spots, world, sprouts_draw::Settings::default(), seats)
-                .context("cannot lay out the start")?
-        } else {
-            Game::new(start.clone(), seats)
-        };
-        let mut game = game
-            .with_convention(convention)
-            .with_first(first)
-            .with_ladder(LadderOptions {
-                fresh: args.fresh || args.room.fresh,
-                smaller_spots: args.fresh || args.room.smaller,
-                adjust: args.room.adjust,
-                rearrange: args.room.rearrange,
-                ..LadderOptions::default()
-            });
+        let mut game = new_game(&args, g, first)?;
         let mut moves_json = Vec::new();
         if !args.json {
             writeln!(
@@ -584,48 +546,10 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
         let json = args.json;
         let svg_dir = args.svg.as_deref();
         let rec = play_game(&mut game, g, &mut draw, svg_dir, &mut |e| {
-            let r = e.report;
-            let verdict = r.verdict.map(|v| match v {
-                Outcome::Win => "win",
-                Outcome::Loss => "loss",
-            });
             if json {
-                let mut m = json!({
-                    "game": e.game,
-                    "player": e.player + 1,
-                    "move": e.mv.describe(e.before),
-                    "position": e.after.to_glop(),
-                    "form": e.after.canonical().as_str(),
-                    "depth": r.depth,
-                    "candidates": r.candidates,
-                    "verdict": verdict,
-                    "seconds": e.seconds,
-                });
-                // The move drawn in its place (the same game), when it was not the move itself.
-                if let Some(w) = &e.drawn_as {
-                    m["drawn_as"] = json!(w);
-                }
-                if let Some(rung) = e.rung {
-                    m["rung"] = json!(rung);
-                }
-                moves_json.push(m);
+                moves_json.push(move_json(e));
             } else {
-                let mut line = format!(
-                    "{:>3}. p{} {:<28} {}   [depth {}, {} candidates, {:.3} s",
-                    e.ply,
-                    e.player + 1,
-                    e.mv.describe(e.before),
-                    e.after.canonical(),
-                    r.depth,
-                    r.candidates,
-                    e.seconds
-                );
-                if let Some(w) = r.verdict_words() {
-                    line.push_str("; ");
-                    line.push_str(w);
-                }
-                line.push(']');
-                writeln!(out, "{line}")?;
+                writeln!(out, "{}", move_line(e))?;
             }
             Ok(())
         })?;
@@ -635,63 +559,230 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             quality.add(q);
         }
         if let (Some(board), Some(dir)) = (game.board(), &args.svg) {
-            let svg =
-                sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
-            let path = dir.join(format!("game-{g}.svg"));
-            std::fs::write(&path, svg)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            let path = dir.join(format!("game-{g}.json"));
-            std::fs::write(&path, board.to_json())
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            save_picture(board, dir, g)?;
         }
-        wins[rec.winner] += 1;
-        total_moves += u64::from(rec.moves);
-        for k in 0..2 {
-            seconds[k] += rec.seconds[k];
-            moves_by[k] += u64::from(rec.moves_by[k]);
-        }
-        if args.json {
-            let mut line = json!({
-                "game": g,
-                "spots": args.spots,
-                "misere": args.misere,
-                "first": first + 1,
-                "moves": moves_json,
-                "length": rec.moves,
-                "winner": rec.winner + 1,
-            });
-            if let Some(q) = &picture_quality {
-                line["quality"] = json!(q);
-            }
-            writeln!(out, "{line}")?;
-        } else {
-            writeln!(
-                out,
-                "# game {g}: p{} ({}) wins after {} moves",
-                rec.winner + 1,
-                names[rec.winner],
-                rec.moves
-            )?;
-            if let Some(q) = &picture_quality {
-                writeln!(out, "# game {g} final picture: {q}")?;
-            }
-        }
+        totals.add(&rec);
+        let end = GameEnd {
+            number: g,
+            first,
+            rec: &rec,
+            moves_json,
+            quality: picture_quality.as_ref(),
+        };
+        write_game_end(&mut out, &args, end)?;
         if let Some(bar) = &bar {
-            bar.set_message(format!("p1 {} : {} p2", wins[0], wins[1]));
+            bar.set_message(format!("p1 {} : {} p2", totals.wins[0], totals.wins[1]));
             bar.inc(1);
         }
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let per_move = |k: usize| {
-        if moves_by[k] == 0 {
+    write_summary(&mut out, &args, &totals, &draw, &quality)?;
+    if draw.wrong > 0 {
+        bail!("{} drawn moves read back to another position", draw.wrong);
+    }
+    Ok(())
+}
+
+/// A progress bar on standard error when it is a terminal.
+fn progress_bar(games: u32) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(u64::from(games));
+    bar.set_style(
+        ProgressStyle::with_template("game {pos}/{len} [{bar:40}] ({elapsed}) {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
+/// Game `g` of the run, player `first` (0 or 1) to move first: its seats seeded for the game,
+/// on a picture laid out afresh with `--draw`.
+fn new_game(args: &SelfplayArgs, g: u32, first: usize) -> anyhow::Result<Game> {
+    let seats = [
+        Seat::computer(&args.p1, game_seed(args.seed, g, 1))?,
+        Seat::computer(&args.p2, game_seed(args.seed, g, 2))?,
+    ];
+    let game = if args.draw {
+        let world = sprouts_draw::WorldSize::new(args.area.0, args.area.1);
+        Game::drawn_spots(args.spots, world, sprouts_draw::Settings::default(), seats)
+            .context("cannot lay out the start")?
+    } else {
+        Game::new(Position::new(args.spots), seats)
+    };
+    let convention = if args.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    Ok(game
+        .with_convention(convention)
+        .with_first(first)
+        .with_ladder(LadderOptions {
+            fresh: args.fresh || args.room.fresh,
+            smaller_spots: args.fresh || args.room.smaller,
+            adjust: args.room.adjust,
+            rearrange: args.room.rearrange,
+            ..LadderOptions::default()
+        }))
+}
+
+/// A move as one JSON object of the game's `moves`.
+fn move_json(e: &MoveEvent<'_>) -> serde_json::Value {
+    let r = e.report;
+    let verdict = r.verdict.map(|v| match v {
+        Outcome::Win => "win",
+        Outcome::Loss => "loss",
+    });
+    let mut m = json!({
+        "game": e.game,
+        "player": e.player + 1,
+        "move": e.mv.describe(e.before),
+        "position": e.after.to_glop(),
+        "form": e.after.canonical().as_str(),
+        "depth": r.depth,
+        "candidates": r.candidates,
+        "verdict": verdict,
+        "seconds": e.seconds,
+    });
+    // The move drawn in its place (the same game), when it was not the move itself.
+    if let Some(w) = &e.drawn_as {
+        m["drawn_as"] = json!(w);
+    }
+    if let Some(rung) = e.rung {
+        m["rung"] = json!(rung);
+    }
+    m
+}
+
+/// A move as one line of the text output.
+fn move_line(e: &MoveEvent<'_>) -> String {
+    let r = e.report;
+    let mut line = format!(
+        "{:>3}. p{} {:<28} {}   [depth {}, {} candidates, {:.3} s",
+        e.ply,
+        e.player + 1,
+        e.mv.describe(e.before),
+        e.after.canonical(),
+        r.depth,
+        r.candidates,
+        e.seconds
+    );
+    if let Some(w) = r.verdict_words() {
+        line.push_str("; ");
+        line.push_str(w);
+    }
+    line.push(']');
+    line
+}
+
+/// Writes the final picture of game `g` into `dir`: as SVG, and as the board's JSON.
+fn save_picture(board: &sprouts_draw::Board, dir: &std::path::Path, g: u32) -> anyhow::Result<()> {
+    let svg = sprouts_draw::svg::board_svg(board, &sprouts_draw::svg::SvgOptions::default());
+    let path = dir.join(format!("game-{g}.svg"));
+    std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+    let path = dir.join(format!("game-{g}.json"));
+    std::fs::write(&path, board.to_json())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// The results of the games played so far.
+#[derive(Default)]
+struct Totals {
+    /// Games won by each player.
+    wins: [u32; 2],
+    /// Moves in all games.
+    moves: u64,
+    /// Thinking time and moves per player.
+    seconds: [f64; 2],
+    moves_by: [u64; 2],
+}
+
+impl Totals {
+    /// Counts a finished game.
+    fn add(&mut self, rec: &Finished) {
+        self.wins[rec.winner] += 1;
+        self.moves += u64::from(rec.moves);
+        for k in 0..2 {
+            self.seconds[k] += rec.seconds[k];
+            self.moves_by[k] += u64::from(rec.moves_by[k]);
+        }
+    }
+
+    /// Player `k`'s mean thinking time a move (0 before any move).
+    fn per_move(&self, k: usize) -> f64 {
+        if self.moves_by[k] == 0 {
             0.0
         } else {
-            seconds[k] / moves_by[k] as f64
+            self.seconds[k] / self.moves_by[k] as f64
         }
-    };
-    let mean_moves = total_moves as f64 / f64::from(args.games);
+    }
+}
+
+/// A game's end, as written out.
+struct GameEnd<'a> {
+    /// The game's number (from 1).
+    number: u32,
+    /// The player who moved first (0 or 1).
+    first: usize,
+    rec: &'a Finished,
+    /// Its moves, with `--json`.
+    moves_json: Vec<serde_json::Value>,
+    /// The quality of its final picture, when it was drawn.
+    quality: Option<&'a sprouts_draw::PictureQuality>,
+}
+
+/// Writes a game's end: its JSON object (with its moves), or its text lines.
+fn write_game_end(
+    out: &mut impl Write,
+    args: &SelfplayArgs,
+    end: GameEnd<'_>,
+) -> anyhow::Result<()> {
+    let (g, rec) = (end.number, end.rec);
+    if args.json {
+        let mut line = json!({
+            "game": g,
+            "spots": args.spots,
+            "misere": args.misere,
+            "first": end.first + 1,
+            "moves": end.moves_json,
+            "length": rec.moves,
+            "winner": rec.winner + 1,
+        });
+        if let Some(q) = end.quality {
+            line["quality"] = json!(q);
+        }
+        writeln!(out, "{line}")?;
+    } else {
+        let names = [args.p1.as_str(), args.p2.as_str()];
+        writeln!(
+            out,
+            "# game {g}: p{} ({}) wins after {} moves",
+            rec.winner + 1,
+            names[rec.winner],
+            rec.moves
+        )?;
+        if let Some(q) = end.quality {
+            writeln!(out, "# game {g} final picture: {q}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the run's summary: one JSON object, or text lines.
+fn write_summary(
+    out: &mut impl Write,
+    args: &SelfplayArgs,
+    totals: &Totals,
+    draw: &DrawTally,
+    quality: &QualityTally,
+) -> anyhow::Result<()> {
+    let names = [args.p1.as_str(), args.p2.as_str()];
+    let wins = totals.wins;
+    let mean_moves = totals.moves as f64 / f64::from(args.games);
     if args.json {
         let line = json!({
             "summary": true,
@@ -701,7 +792,7 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             "games": args.games,
             "wins": wins,
             "mean_moves": mean_moves,
-            "mean_seconds_per_move": [per_move(0), per_move(1)],
+            "mean_seconds_per_move": [totals.per_move(0), totals.per_move(1)],
         });
         let mut line = line;
         if args.draw {
@@ -720,49 +811,46 @@ pub(crate) fn run(args: SelfplayArgs) -> anyhow::Result<()> {
             line["quality"] = quality.json();
         }
         writeln!(out, "{line}")?;
-    } else {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "# {} games: p1 ({}) won {}, p2 ({}) won {}; {:.1} moves a game; {:.4} s and {:.4} s a move",
+        args.games,
+        names[0],
+        wins[0],
+        names[1],
+        wins[1],
+        mean_moves,
+        totals.per_move(0),
+        totals.per_move(1)
+    )?;
+    if args.draw {
         writeln!(
             out,
-            "# {} games: p1 ({}) won {}, p2 ({}) won {}; {:.1} moves a game; {:.4} s and {:.4} s a move",
+            "# drawn: {} of {} games to the end ({} without an equivalent move), {} moves drawn ({} as an equivalent), {} refused, {} wrong positions",
+            draw.to_end,
             args.games,
-            names[0],
-            wins[0],
-            names[1],
-            wins[1],
-            mean_moves,
-            per_move(0),
-            per_move(1)
+            draw.to_end_without_equivalent,
+            draw.drawn,
+            draw.equivalent,
+            draw.refused,
+            draw.wrong
         )?;
-        if args.draw {
+        let rungs: Vec<String> = draw
+            .by_rung
+            .iter()
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        writeln!(out, "# ladder rungs used: {}", rungs.join(", "))?;
+        if args.fresh || args.room.fresh || args.room.smaller {
             writeln!(
                 out,
-                "# drawn: {} of {} games to the end ({} without an equivalent move), {} moves drawn ({} as an equivalent), {} refused, {} wrong positions",
-                draw.to_end,
-                args.games,
-                draw.to_end_without_equivalent,
-                draw.drawn,
-                draw.equivalent,
-                draw.refused,
-                draw.wrong
+                "# drawn afresh: {} moves; {} games drawn to the end without a fresh layout",
+                draw.fresh, draw.to_end_without_fresh
             )?;
-            let rungs: Vec<String> = draw
-                .by_rung
-                .iter()
-                .map(|(name, n)| format!("{name} {n}"))
-                .collect();
-            writeln!(out, "# ladder rungs used: {}", rungs.join(", "))?;
-            if args.fresh || args.room.fresh || args.room.smaller {
-                writeln!(
-                    out,
-                    "# drawn afresh: {} moves; {} games drawn to the end without a fresh layout",
-                    draw.fresh, draw.to_end_without_fresh
-                )?;
-            }
-            writeln!(out, "{}", quality.line())?;
         }
-    }
-    if draw.wrong > 0 {
-        bail!("{} drawn moves read back to another position", draw.wrong);
+        writeln!(out, "{}", quality.line())?;
     }
     Ok(())
 }

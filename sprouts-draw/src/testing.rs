@@ -516,19 +516,7 @@ impl GridDrawer {
             })
         };
         if std::env::var("GRID_DEBUG").is_ok() {
-            let mut out = String::new();
-            for j in 0..self.ny {
-                for i in 0..self.nx {
-                    let c = (i, j);
-                    out.push(match after[self.idx(c)] {
-                        Cell::Free => (b'a' + (labels[self.idx(c)] % 26) as u8) as char,
-                        Cell::Spot(_) => 'O',
-                        Cell::Curve(u32::MAX) => '*',
-                        Cell::Curve(_) => '#',
-                    });
-                }
-                out.push('\n');
-            }
+            let out = self.raster_text(&after, &labels);
             eprintln!("{out}x {x} y {y} right {right:?} {right_label} left {left:?} {left_label}");
         }
         let loop_alone = if x_curve_cells.iter().any(|&c| beside(c, right_label)) {
@@ -536,35 +524,13 @@ impl GridDrawer {
         } else {
             right_label
         };
-        let mut candidates: Vec<Move> = Vec::new();
-        for &cx in &from_corners {
-            for &cy in &to_corners {
-                let (Some(rx), Some(ry)) = (pos.region_of(cx.boundary), pos.region_of(cy.boundary))
-                else {
-                    continue;
-                };
-                if rx != ry {
-                    continue;
-                }
-                let mut side_a: Vec<BoundaryId> = Vec::new();
-                let side_a_label = if cx == cy { loop_alone } else { right_label };
-                if cx.boundary == cy.boundary {
-                    let region = pos.region(rx).expect("region");
-                    for bd in region.boundaries() {
-                        if bd.id() != cx.boundary
-                            && self.touches(drawing, &after, &labels, bd.corners(), side_a_label)
-                        {
-                            side_a.push(bd.id());
-                        }
-                    }
-                }
-                if let Ok(mv) = pos.make_move(cx, cy, &side_a)
-                    && !candidates.contains(&mv)
-                {
-                    candidates.push(mv);
-                }
-            }
-        }
+        let candidates = self.candidate_moves(
+            pos,
+            drawing,
+            (&after, &labels),
+            (&from_corners, &to_corners),
+            (right_label, loop_alone),
+        );
         if candidates.is_empty() {
             return Ok(None);
         }
@@ -651,6 +617,70 @@ impl GridDrawer {
             reason,
             drawing: tried,
         })
+    }
+
+    /// The raster `after` as text, a line a row: free cells by the letter of their label in
+    /// `labels`, spots `O`, the new curve `*`, other curves `#` (for debugging).
+    fn raster_text(&self, after: &[Cell], labels: &[u32]) -> String {
+        let mut out = String::new();
+        for j in 0..self.ny {
+            for i in 0..self.nx {
+                let c = (i, j);
+                out.push(match after[self.idx(c)] {
+                    Cell::Free => (b'a' + (labels[self.idx(c)] % 26) as u8) as char,
+                    Cell::Spot(_) => 'O',
+                    Cell::Curve(u32::MAX) => '*',
+                    Cell::Curve(_) => '#',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The distinct legal moves the cells can draw: from a corner of `from_corners` to one of
+    /// `to_corners` in the same region, with (between two corners of one boundary) the
+    /// region's other boundaries that touch the free cells labelled `right_label` on the
+    /// curve's right in the raster `after` (`loop_alone` for a loop from a corner back to
+    /// itself).
+    fn candidate_moves(
+        &self,
+        pos: &Position,
+        drawing: &Drawing,
+        (after, labels): (&[Cell], &[u32]),
+        (from_corners, to_corners): (&[Corner], &[Corner]),
+        (right_label, loop_alone): (u32, u32),
+    ) -> Vec<Move> {
+        let mut candidates: Vec<Move> = Vec::new();
+        for &cx in from_corners {
+            for &cy in to_corners {
+                let (Some(rx), Some(ry)) = (pos.region_of(cx.boundary), pos.region_of(cy.boundary))
+                else {
+                    continue;
+                };
+                if rx != ry {
+                    continue;
+                }
+                let mut side_a: Vec<BoundaryId> = Vec::new();
+                let side_a_label = if cx == cy { loop_alone } else { right_label };
+                if cx.boundary == cy.boundary {
+                    let region = pos.region(rx).expect("region");
+                    for bd in region.boundaries() {
+                        if bd.id() != cx.boundary
+                            && self.touches(drawing, after, labels, bd.corners(), side_a_label)
+                        {
+                            side_a.push(bd.id());
+                        }
+                    }
+                }
+                if let Ok(mv) = pos.make_move(cx, cy, &side_a)
+                    && !candidates.contains(&mv)
+                {
+                    candidates.push(mv);
+                }
+            }
+        }
+        candidates
     }
 
     /// The corners of spot `sp` (cell `sc`) whose angle holds the cell `t` beside it, matched by

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{expected, picture, s, with_loops};
+use common::{expected, picture, s, several_boundaries, with_loops};
 use sprouts_draw::{Analysis, Drawing, Sector, analyse};
 use sprouts_geom::Point;
 use sprouts_topo::Position;
@@ -208,21 +208,7 @@ fn nested_cycles() {
 
 #[test]
 fn a_region_with_several_boundaries() {
-    // A loop at 1 through 2 round a seed 3, a path 4-6-5 and a loop 7-8 (empty inside).
-    let d = with_loops(
-        &[
-            (1, 40.0, 300.0),
-            (2, 560.0, 300.0),
-            (3, 300.0, 150.0),
-            (4, 150.0, 420.0),
-            (5, 250.0, 420.0),
-            (6, 200.0, 430.0),
-            (7, 330.0, 350.0),
-            (8, 470.0, 350.0),
-        ],
-        &[(1, 2, 300.0, 300.0, 260.0), (7, 8, 400.0, 350.0, 70.0)],
-        &[(4, 6, &[(175.0, 410.0)]), (6, 5, &[(225.0, 440.0)])],
-    );
+    let d = several_boundaries();
     let a = check(
         "a_region_with_several_boundaries",
         &d,

@@ -2,25 +2,12 @@
 
 mod common;
 
-use common::with_loops;
+use common::several_boundaries;
 use sprouts_draw::analyse;
 use sprouts_draw::svg::{SvgOptions, drawing_svg, lives_colour, svg_to_png};
 
 fn region_picture() -> (sprouts_draw::Drawing, sprouts_draw::Analysis) {
-    let d = with_loops(
-        &[
-            (1, 40.0, 300.0),
-            (2, 560.0, 300.0),
-            (3, 300.0, 150.0),
-            (4, 150.0, 420.0),
-            (5, 250.0, 420.0),
-            (6, 200.0, 430.0),
-            (7, 330.0, 350.0),
-            (8, 470.0, 350.0),
-        ],
-        &[(1, 2, 300.0, 300.0, 260.0), (7, 8, 400.0, 350.0, 70.0)],
-        &[(4, 6, &[(175.0, 410.0)]), (6, 5, &[(225.0, 440.0)])],
-    );
+    let d = several_boundaries();
     let a = analyse(&d).unwrap();
     (d, a)
 }

@@ -138,3 +138,22 @@ pub(crate) fn through(points: &[(f64, f64)]) -> sprouts_geom::Spline {
     let pts: Vec<Point> = points.iter().map(|&(x, y)| Point::new(x, y)).collect();
     interpolate(&pts, EndCondition::Natural, EndCondition::Natural, &[]).unwrap()
 }
+
+/// A picture with a region of several boundaries: a loop at 1 through 2 round a seed 3, a path
+/// 4-6-5 and a loop 7-8 (empty inside).
+pub(crate) fn several_boundaries() -> Drawing {
+    with_loops(
+        &[
+            (1, 40.0, 300.0),
+            (2, 560.0, 300.0),
+            (3, 300.0, 150.0),
+            (4, 150.0, 420.0),
+            (5, 250.0, 420.0),
+            (6, 200.0, 430.0),
+            (7, 330.0, 350.0),
+            (8, 470.0, 350.0),
+        ],
+        &[(1, 2, 300.0, 300.0, 260.0), (7, 8, 400.0, 350.0, 70.0)],
+        &[(4, 6, &[(175.0, 410.0)]), (6, 5, &[(225.0, 440.0)])],
+    )
+}

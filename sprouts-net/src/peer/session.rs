@@ -604,26 +604,12 @@ impl Peer {
     }
 
     fn computed(&mut self, now: Duration, done: JobDone, out: &mut Vec<Output>) {
-        if self.pending.is_some() {
-            return;
-        }
-        let Some(game) = self.game.as_mut() else {
-            return;
-        };
-        let before = Box::new(game.clone());
-        match game.finish(done) {
-            Ok(JobEvent::Moved(played)) => {
-                let k = game.moves().len();
-                self.record_local(now, before, WireMove::of(&played.notation), out);
-                out.push(Output::Notice(Notice::Played {
-                    by: self.config.role,
-                    k,
-                    words: played.words,
-                }));
-            }
-            Ok(JobEvent::Redrawn(_) | JobEvent::Relaxed(_)) | Err(GameError::Stale) => {}
+        match self.finish_local_job(now, done, out) {
+            Ok(()) => {}
             Err(e @ GameError::NotDrawn { .. }) => {
-                game.drop_picture();
+                if let Some(game) = self.game.as_mut() {
+                    game.drop_picture();
+                }
                 out.push(Output::Notice(Notice::PictureDropped {
                     reason: e.to_string(),
                 }));
@@ -633,11 +619,28 @@ impl Peer {
     }
 
     fn drawn(&mut self, now: Duration, done: JobDone, out: &mut Vec<Output>) {
+        if let Err(e) = self.finish_local_job(now, done, out) {
+            out.push(Output::Notice(Notice::NotDrawn {
+                reason: e.to_string(),
+            }));
+        }
+    }
+
+    /// Finishes a job of this side's game (the computer's move, or a move's drawing): a move it
+    /// made is recorded and announced; a redraw, a relaxation, a stale job, or a job finishing
+    /// while a move waits for the peer or with no game, changes nothing. Returns the error of a
+    /// job that failed otherwise, for the caller to report.
+    fn finish_local_job(
+        &mut self,
+        now: Duration,
+        done: JobDone,
+        out: &mut Vec<Output>,
+    ) -> Result<(), GameError> {
         if self.pending.is_some() {
-            return;
+            return Ok(());
         }
         let Some(game) = self.game.as_mut() else {
-            return;
+            return Ok(());
         };
         let before = Box::new(game.clone());
         match game.finish(done) {
@@ -649,11 +652,10 @@ impl Peer {
                     k,
                     words: played.words,
                 }));
+                Ok(())
             }
-            Ok(JobEvent::Redrawn(_) | JobEvent::Relaxed(_)) | Err(GameError::Stale) => {}
-            Err(e) => out.push(Output::Notice(Notice::NotDrawn {
-                reason: e.to_string(),
-            })),
+            Ok(JobEvent::Redrawn(_) | JobEvent::Relaxed(_)) | Err(GameError::Stale) => Ok(()),
+            Err(e) => Err(e),
         }
     }
 

@@ -25,7 +25,9 @@
 
 use super::render::push_seed_run;
 use super::shape::{LABEL_BASE, Shape};
-use super::tree::{BND, CLASS, END, GRP, NEW, REF, REG, ROOT_2, ROOT_G, orientation_hash};
+use super::tree::{
+    BND, CLASS, END, GRP, NEW, ORDERS_OF_THREE, REF, REG, ROOT_2, ROOT_G, orientation_hash,
+};
 use crate::key::least_rotation;
 
 /// The most labels of a land named here (so that its units stay below 256).
@@ -315,20 +317,12 @@ impl PairScratch {
                     reading[(n_anon + 1).min(m - 1)],
                     reading[(n_anon + 2).min(m - 1)],
                 ];
-                const ORDERS: [[usize; 3]; 6] = [
-                    [0, 1, 2],
-                    [0, 2, 1],
-                    [1, 0, 2],
-                    [1, 2, 0],
-                    [2, 0, 1],
-                    [2, 1, 0],
-                ];
                 let count = match n {
                     0 | 1 => 1,
                     2 => 3,
                     _ => 6,
                 };
-                for order in &ORDERS[..count] {
+                for order in &ORDERS_OF_THREE[..count] {
                     if order[..n].iter().any(|&i| i >= n) {
                         continue;
                     }
