@@ -645,10 +645,12 @@ mod tests {
         seen
     }
 
-    /// On random grids: a tree exists exactly when its members are 4-connected through usable
-    /// cells (the first tree, which nothing hinders); each tree holds a cell of every member
-    /// and is 4-connected; the second tree neither holds nor touches a cell of the first; and
-    /// `with_trees` closes exactly the trees' cells and leaves the grid as it was.
+    /// On random grids: no tree exists when its members are not 4-connected through usable
+    /// cells (the first tree, hindered only by the window's edge when the edge goes with a
+    /// second tree); each tree holds a cell of every member and is 4-connected; the second
+    /// tree neither holds nor touches a cell of the first; the first neither holds nor touches
+    /// a cell of the window's edge when the edge goes with a second tree; and `with_trees`
+    /// closes exactly the trees' cells and leaves the grid as it was.
     #[test]
     fn trees_join_their_members_and_keep_apart() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
@@ -688,7 +690,7 @@ mod tests {
             let want: Vec<bool> = (0..k).map(|_| rng.random_bool(0.5)).collect();
             let xy = rng.random_bool(0.5);
             let before = (g.open.clone(), g.allowed.clone());
-            let trees = bars.trees(&g, &want, xy, &[]);
+            let trees = bars.trees(&g, &want, xy, [&[], &[]]);
             // The members of the first (inside) tree.
             let mut first: Vec<&[Cell]> = bars
                 .others
@@ -725,6 +727,19 @@ mod tests {
                     "the trees touch"
                 );
                 tag[c as usize] = 2;
+            }
+            let second = want.iter().filter(|w| !**w).count()
+                + usize::from(!(if xy { &bars.arc_yx } else { &bars.arc_xy }).is_empty())
+                + usize::from(!bars.edge.is_empty());
+            if second >= 2 {
+                for &c in &inside {
+                    assert!(
+                        std::iter::once(c)
+                            .chain(g.neighbours(c).map(|(m, _)| m))
+                            .all(|m| !bars.edge.contains(&m)),
+                        "the inside tree touches the window's edge"
+                    );
+                }
             }
             for (t, cells) in [(1u8, &inside), (2, &outside)] {
                 let Some(&c0) = cells.first() else { continue };
