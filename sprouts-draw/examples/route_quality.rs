@@ -27,8 +27,7 @@ fn main() {
     settings.room_vs_length = env("ROUTE_LAMBDA").unwrap_or(settings.room_vs_length);
     for g in 0..games {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed * 1000 + g);
-        let mut board =
-            Board::new(spots, WorldSize::new(2560.0, 1383.0), settings).unwrap();
+        let mut board = Board::new(spots, WorldSize::new(2560.0, 1383.0), settings).unwrap();
         let mut refused = None;
         loop {
             let pos = board.position().clone();

@@ -988,8 +988,16 @@ mod tests {
         let ub = Vector::new(-1.0, 0.0);
         let plain = with_stubs(&route, (a, ua), (b, ub), stub, 3.0);
         let eased = eased(&route, (a, ua), (b, ub), stub, reach).expect("eased");
-        assert!(sharpest_past(&plain, r, 16.0) > 60.0, "{}", sharpest_past(&plain, r, 16.0));
-        assert!(sharpest_past(&eased, r, 16.0) < 60.0, "{}", sharpest_past(&eased, r, 16.0));
+        assert!(
+            sharpest_past(&plain, r, 16.0) > 60.0,
+            "{}",
+            sharpest_past(&plain, r, 16.0)
+        );
+        assert!(
+            sharpest_past(&eased, r, 16.0) < 60.0,
+            "{}",
+            sharpest_past(&eased, r, 16.0)
+        );
         assert_eq!((eased[0], eased[eased.len() - 1]), (a, b));
         assert!(((eased[1] - a).normalize() - ua).norm() < 1e-9);
         let n = eased.len();

@@ -229,7 +229,10 @@ fn barrier_round_the_wall(
         let mut w = vec![(ca, root, cell)];
         // Behind a seed: a wall reaching past the cells kept free round it, whose end the
         // outside tree holds.
-        let back = frame.sector_a.is_none().then(|| ca - u * (keep_a + 3.0 * cell));
+        let back = frame
+            .sector_a
+            .is_none()
+            .then(|| ca - u * (keep_a + 3.0 * cell));
         if let Some(back) = back {
             w.push((ca, back, cell));
         }
@@ -237,14 +240,16 @@ fn barrier_round_the_wall(
         let (srcs, tgts) = walls.ends(&g, Some(u));
         let tip = near(&g, root);
         let behind = back.map(|p| near(&g, p)).unwrap_or_default();
+        // At a seed, the boundaries the move names inside first, and only then the others
+        // (the same game on the sphere, but not the cluster the move chose).
         let tries: Vec<(&[bool], bool)> = match (&frame.plan.want, frame.sector_a) {
-            (Want::SideA(_), Some(_)) => vec![(&h[0], true)],
-            (Want::SideA(_), None) => {
-                vec![(&h[0], true), (&h[1], true)]
-            }
+            (Want::SideA(_), None) => vec![(&h[0], true), (&h[1], true)],
             _ => vec![(&h[0], true)],
         };
-        if !srcs.is_empty() && !tgts.is_empty() {
+        if srcs.is_empty() || tgts.is_empty() {
+            continue;
+        }
+        for t in tries {
             let found = barrier_route(
                 (
                     &mut g,
@@ -256,7 +261,7 @@ fn barrier_round_the_wall(
                 (frame.plan.from, frame.plan.to),
                 (ca, &srcs, keep_a),
                 (frame.cb, &tgts, keep(frame, walls, frame.rb)),
-                &tries,
+                &[t],
                 [&tip, &behind],
                 &|r| frame.judge(r),
                 &[frame.a, frame.b],
