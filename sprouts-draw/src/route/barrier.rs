@@ -193,16 +193,17 @@ impl Barriers {
     /// The tree cells are closed in `grid` itself and opened again before this returns (the
     /// grid is as it was), so a try costs the trees' cells, not a copy of the grid.
     ///
-    /// `extra_inside`: more cells the inside tree must hold (the end of a loop's wall).
+    /// `extra`: more cells the inside tree must hold (the end of a loop's wall) and more cells
+    /// the outside tree must hold (the end of a wall behind a seed's loop), each as one member.
     pub(crate) fn with_trees<R>(
         &self,
         grid: &mut FreeGrid,
         want_inside: &[bool],
         xy_inside: bool,
-        extra_inside: &[Cell],
+        extra: [&[Cell]; 2],
         search: impl FnOnce(&FreeGrid) -> R,
     ) -> Option<R> {
-        let [inside, outside] = self.trees(grid, want_inside, xy_inside, extra_inside)?;
+        let [inside, outside] = self.trees(grid, want_inside, xy_inside, extra)?;
         let cells: Vec<Cell> = inside.into_iter().chain(outside).collect();
         let saved: Vec<(bool, bool)> = cells
             .iter()
@@ -229,7 +230,7 @@ impl Barriers {
         grid: &FreeGrid,
         want_inside: &[bool],
         xy_inside: bool,
-        extra_inside: &[Cell],
+        [extra_inside, extra_outside]: [&[Cell]; 2],
     ) -> Option<[Vec<Cell>; 2]> {
         let _span = tracing::debug_span!("barrier_trees").entered();
         let mut groups: [Vec<&[Cell]>; 2] = [Vec::new(), Vec::new()];
@@ -243,16 +244,20 @@ impl Barriers {
         };
         // An empty anchor (an arc all within the end spots' free discs) joins nothing: the
         // judge then decides.
-        let extra: Vec<Cell> = extra_inside
-            .iter()
-            .copied()
-            .filter(|&c| self.usable[c as usize])
-            .collect();
+        let usable = |cells: &[Cell]| -> Vec<Cell> {
+            cells
+                .iter()
+                .copied()
+                .filter(|&c| self.usable[c as usize])
+                .collect()
+        };
+        let (extra_in, extra_out) = (usable(extra_inside), usable(extra_outside));
         for (g, cells) in [
             (1, anchor_in),
             (0, anchor_out),
             (0, &self.edge),
-            (1, &extra),
+            (1, &extra_in),
+            (0, &extra_out),
         ] {
             if !cells.is_empty() {
                 groups[g].push(cells);
@@ -282,6 +287,11 @@ impl Barriers {
             }
             let mut other = lone(1 - g);
             other.extend_from_slice(&out[0]);
+            // The window's edge goes with the outside: an inside tree along it (its closed
+            // cells cost little) would cut the outside tree's members off from it.
+            if g == 1 && groups[0].len() >= 2 {
+                other.extend_from_slice(&self.edge);
+            }
             let cells = self.build_tree(grid, members, tag, &other, scratch)?;
             out[usize::from(tag) - 1] = cells;
         }
@@ -635,10 +645,12 @@ mod tests {
         seen
     }
 
-    /// On random grids: a tree exists exactly when its members are 4-connected through usable
-    /// cells (the first tree, which nothing hinders); each tree holds a cell of every member
-    /// and is 4-connected; the second tree neither holds nor touches a cell of the first; and
-    /// `with_trees` closes exactly the trees' cells and leaves the grid as it was.
+    /// On random grids: no tree exists when its members are not 4-connected through usable
+    /// cells (the first tree, hindered only by the window's edge when the edge goes with a
+    /// second tree); each tree holds a cell of every member and is 4-connected; the second
+    /// tree neither holds nor touches a cell of the first; the first neither holds nor touches
+    /// a cell of the window's edge when the edge goes with a second tree; and `with_trees`
+    /// closes exactly the trees' cells and leaves the grid as it was.
     #[test]
     fn trees_join_their_members_and_keep_apart() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
@@ -678,7 +690,7 @@ mod tests {
             let want: Vec<bool> = (0..k).map(|_| rng.random_bool(0.5)).collect();
             let xy = rng.random_bool(0.5);
             let before = (g.open.clone(), g.allowed.clone());
-            let trees = bars.trees(&g, &want, xy, &[]);
+            let trees = bars.trees(&g, &want, xy, [&[], &[]]);
             // The members of the first (inside) tree.
             let mut first: Vec<&[Cell]> = bars
                 .others
@@ -716,6 +728,19 @@ mod tests {
                 );
                 tag[c as usize] = 2;
             }
+            let second = want.iter().filter(|w| !**w).count()
+                + usize::from(!(if xy { &bars.arc_yx } else { &bars.arc_xy }).is_empty())
+                + usize::from(!bars.edge.is_empty());
+            if second >= 2 {
+                for &c in &inside {
+                    assert!(
+                        std::iter::once(c)
+                            .chain(g.neighbours(c).map(|(m, _)| m))
+                            .all(|m| !bars.edge.contains(&m)),
+                        "the inside tree touches the window's edge"
+                    );
+                }
+            }
             for (t, cells) in [(1u8, &inside), (2, &outside)] {
                 let Some(&c0) = cells.first() else { continue };
                 assert!(cells.iter().all(|&c| usable[c as usize]));
@@ -729,7 +754,7 @@ mod tests {
                 assert!(m.iter().any(|&c| tag[c as usize] == 1), "a member left out");
             }
             let closed = bars
-                .with_trees(&mut g, &want, xy, &[], |g| {
+                .with_trees(&mut g, &want, xy, [&[], &[]], |g| {
                     (0..n).filter(|&c| !g.allowed[c]).count()
                 })
                 .expect("built before");

@@ -199,9 +199,34 @@ impl<'a> Certifier<'a> {
             route
         };
 
-        // Ports, fit, certificate.
+        // Ports, fit, certificate: with the route eased into its ports first, then as the
+        // route goes (whose refusal is the one given).
         let stub = ra.max(rb) + 0.5 * scene.d0;
-        let away = |p: &Point, c: Point| (p - c).norm() > 2.0 * stub;
+        let reach = stub + fit::EASE;
+        if let Ok(ports) = self.ports(&route, stub, reach)
+            && let Some(pts) = fit::eased(&route, (ca, ports.0), (cb, ports.1), stub, reach)
+            && let Ok(x) = self.fitted(pts, ports, stub, observer)
+        {
+            return Ok(x);
+        }
+        let ports = self.ports(&route, stub, 2.0 * stub)?;
+        self.fitted(
+            fit::with_stubs(&route, (ca, ports.0), (cb, ports.1), stub, 3.0),
+            ports,
+            stub,
+            observer,
+        )
+    }
+
+    /// The ports of `route` by the sector rules (spec 3.5), each wanted towards the route's
+    /// first point farther than `ahead` (at least two stubs) from its spot.
+    ///
+    /// # Errors
+    /// [`Refusal::Fit`] for a route that never leaves its spot.
+    fn ports(&self, route: &[Point], stub: f64, ahead: f64) -> Result<(Vector, Vector), Refusal> {
+        let f = self.frame;
+        let (ca, cb) = (f.ca, f.cb);
+        let away = |p: &Point, c: Point| (p - c).norm() > ahead.max(2.0 * stub);
         let first = route.iter().find(|p| away(p, ca)).copied().unwrap_or(cb);
         let last = route
             .iter()
@@ -218,12 +243,23 @@ impl<'a> Certifier<'a> {
                 return Err(Refusal::Fit("the route does not leave its spot".into()));
             }
         }
-        let ports = if f.same_corner {
+        Ok(if f.same_corner {
             fit::loop_ports(f.sector_a, wa, wb)
         } else {
             (fit::port(f.sector_a, wa), fit::port(f.sector_b, wb))
-        };
-        let pts = fit::with_stubs(&route, (ca, ports.0), (cb, ports.1), stub, 3.0);
+        })
+    }
+
+    /// The polyline `pts` (the route with its stubs in the directions of `ports`) fitted,
+    /// certified, bulged for its new spot and widened for the next move.
+    fn fitted(
+        &self,
+        pts: Vec<Point>,
+        ports: (Vector, Vector),
+        stub: f64,
+        observer: &mut dyn FnMut(&[Point]),
+    ) -> Result<Certified, Refusal> {
+        let scene = &self.frame.scene;
         observer(&pts);
         // A bulged polyline is fitted and certified again if it keeps the move.
         let attempt = |tolerance: f64| {

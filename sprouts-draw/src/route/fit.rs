@@ -126,6 +126,63 @@ pub(crate) fn with_stubs(
     resample(&pts, spacing)
 }
 
+/// How far beyond its stub a route is eased into its port (pixels): one and a half times the
+/// window in which the picture's quality counts a sharp start ([`crate::TURN_WINDOW`]), so that
+/// a route that turns at its spot turns over this length.
+pub(crate) const EASE: f64 = 24.0;
+
+/// The route with its stubs eased into it ([`with_stubs`] joins a stub to the route's first
+/// point past it, however sharp the turn): from each spot's centre along its port for `stub`,
+/// then a cubic Hermite curve to the route's first point farther than `reach` from the spot,
+/// arriving in the route's own direction there; the route in between; resampled at about
+/// 3 px. `None` when the route has no point that far from both ends, or the eased polyline
+/// crosses itself.
+pub(crate) fn eased(
+    route: &[Point],
+    (a, ua): (Point, Vector),
+    (b, ub): (Point, Vector),
+    stub: f64,
+    reach: f64,
+) -> Option<Vec<Point>> {
+    let n = route.len();
+    let i = (0..n).find(|&k| (route[k] - a).norm() > reach)?;
+    let j = (0..n).rev().find(|&k| (route[k] - b).norm() > reach)?;
+    if i >= j {
+        return None;
+    }
+    // The route's direction at a point, from its neighbours.
+    let along = |k: usize| {
+        let v = route[(k + 1).min(n - 1)] - route[k.saturating_sub(1)];
+        (v.norm() > 1e-9).then(|| v / v.norm())
+    };
+    let mut pts = vec![a];
+    pts.extend(hermite(a + ua * stub, ua, route[i], along(i)?, 8));
+    pts.extend_from_slice(&route[i + 1..j]);
+    pts.extend(hermite(route[j], along(j)?, b + ub * stub, -ub, 8));
+    pts.push(b);
+    let pts = resample(&pts, 3.0);
+    super::crossing::is_simple(&pts).then_some(pts)
+}
+
+/// The cubic Hermite curve from `p` leaving along the unit vector `u` to `q` arriving along
+/// the unit vector `v`, both tangents as long as the chord, at `k + 1` equal parameter steps
+/// (both ends included).
+fn hermite(p: Point, u: Vector, q: Point, v: Vector, k: usize) -> Vec<Point> {
+    let m = (q - p).norm();
+    (0..=k)
+        .map(|s| {
+            let t = s as f64 / k as f64;
+            let (t2, t3) = (t * t, t * t * t);
+            let h00 = 2.0 * t3 - 3.0 * t2 + 1.0;
+            let h10 = t3 - 2.0 * t2 + t;
+            let h01 = -2.0 * t3 + 3.0 * t2;
+            let h11 = t3 - t2;
+            let x = p.coords * h00 + u * (m * h10) + q.coords * h01 + v * (m * h11);
+            Point::from(x)
+        })
+        .collect()
+}
+
 /// Points along a polyline at most `spacing` apart (every original vertex kept).
 pub(crate) fn resample(pts: &[Point], spacing: f64) -> Vec<Point> {
     let mut out = vec![pts[0]];
@@ -885,5 +942,78 @@ mod tests {
             (at - 0.5 * length).abs() < 0.25 * length,
             "{at} of {length}"
         );
+    }
+
+    /// The largest change of direction of a polyline between two of its legs that start
+    /// within `window` of arc of each other, past `from` along it (degrees).
+    fn sharpest_past(pts: &[Point], from: f64, window: f64) -> f64 {
+        let mut legs = Vec::new();
+        let mut s = 0.0;
+        for w in pts.windows(2) {
+            let v = w[1] - w[0];
+            if s >= from && s <= from + window {
+                legs.push((s, v.y.atan2(v.x)));
+            }
+            s += v.norm();
+        }
+        let mut best: f64 = 0.0;
+        for (i, &(si, ai)) in legs.iter().enumerate() {
+            for &(sj, aj) in &legs[i + 1..] {
+                if sj - si <= window {
+                    let d = (aj - ai).rem_euclid(TAU);
+                    best = best.max(d.min(TAU - d));
+                }
+            }
+        }
+        best.to_degrees()
+    }
+
+    /// A route that leaves its spot to the right and turns down 12 px out: joined to a stub
+    /// in its port's direction it turns by some 70 degrees within 16 px past the spot's disc;
+    /// eased into the port it turns by less than 60 there, ends at both spots' centres and
+    /// leaves and arrives along the ports.
+    #[test]
+    fn a_route_turning_at_its_spot_is_eased_into_its_port() {
+        let (a, b) = (Point::new(100.0, 100.0), Point::new(300.0, 300.0));
+        let mut route = vec![a];
+        route.extend((1..=3).map(|k| Point::new(100.0 + 4.0 * f64::from(k), 100.0)));
+        route.extend((1..=50).map(|k| Point::new(112.0, 100.0 + 4.0 * f64::from(k))));
+        route.extend((1..=47).map(|k| Point::new(112.0 + 4.0 * f64::from(k), 300.0)));
+        route.push(b);
+        let (r, stub) = (5.0, 8.0);
+        let reach = stub + EASE;
+        // The port wanted towards the first point past `reach`, as the certifier does.
+        let first = route.iter().find(|p| (*p - a).norm() > reach).unwrap();
+        let ua = (first - a).normalize();
+        let ub = Vector::new(-1.0, 0.0);
+        let plain = with_stubs(&route, (a, ua), (b, ub), stub, 3.0);
+        let eased = eased(&route, (a, ua), (b, ub), stub, reach).expect("eased");
+        assert!(
+            sharpest_past(&plain, r, 16.0) > 60.0,
+            "{}",
+            sharpest_past(&plain, r, 16.0)
+        );
+        assert!(
+            sharpest_past(&eased, r, 16.0) < 60.0,
+            "{}",
+            sharpest_past(&eased, r, 16.0)
+        );
+        assert_eq!((eased[0], eased[eased.len() - 1]), (a, b));
+        assert!(((eased[1] - a).normalize() - ua).norm() < 1e-9);
+        let n = eased.len();
+        assert!(((eased[n - 2] - b).normalize() - ub).norm() < 1e-9);
+        // Past the eased stretch the route is kept as it was.
+        assert!(eased.contains(&Point::new(112.0, 200.0)));
+        // Too short a route is not eased.
+        assert!(eased_none_for_a_short_route());
+    }
+
+    fn eased_none_for_a_short_route() -> bool {
+        let (a, b) = (Point::new(100.0, 100.0), Point::new(140.0, 100.0));
+        let route: Vec<Point> = (0..=10)
+            .map(|k| Point::new(100.0 + 4.0 * f64::from(k), 100.0))
+            .collect();
+        let u = Vector::new(1.0, 0.0);
+        eased(&route, (a, u), (b, -u), 8.0, 32.0).is_none()
     }
 }

@@ -187,7 +187,7 @@ fn barrier_between_corners(
         (frame.ca, sources, keep_a),
         (frame.cb, targets, keep_b),
         &tries,
-        &[],
+        [&[], &[]],
         &|r| frame.judge(r),
         &[frame.a, frame.b],
     )
@@ -196,6 +196,13 @@ fn barrier_between_corners(
 /// A loop through one corner: a thin wall along `u`, the inside tree joined to its far end,
 /// the spot's own boundary with the outside. The wall as long as the room allows first (a
 /// loop with room inside), then the short one.
+///
+/// At a seed (no curve, so no boundary of its own to go with the outside) a second thin wall
+/// leaves the seed backwards, and its far end is a member of the outside tree: the two walls
+/// and the two trees then leave the route no way from one side of the wall to the other but
+/// round the whole inside tree. (A wall across the seed's back instead lets the shortest way
+/// slip round the seed alone, which the judge refuses, and the loop was left to the parity
+/// search and its seven rays.)
 fn barrier_round_the_wall(
     frame: &Frame<'_>,
     walls: &Walls<'_>,
@@ -209,31 +216,40 @@ fn barrier_round_the_wall(
         vec![3.0]
     };
     let h = &frame.hypotheses;
+    let keep_a = keep(frame, walls, ra);
+    let near = |g: &FreeGrid, at: Point| -> Vec<Cell> {
+        (0..g.nx * g.ny)
+            .map(|c| c as Cell)
+            .filter(|&c| (g.centre(c) - at).norm() <= 2.5 * cell && g.allowed[c as usize])
+            .collect()
+    };
     for k in lens {
         let len = ra + k * frame.scene.d0;
         let root = ca + u * len;
         let mut w = vec![(ca, root, cell)];
-        if frame.sector_a.is_none() {
-            let n = sprouts_geom::Vector::new(-u.y, u.x) * len;
-            w.push((ca - n, ca + n, cell));
+        // Behind a seed: a wall reaching past the cells kept free round it, whose end the
+        // outside tree holds.
+        let back = frame
+            .sector_a
+            .is_none()
+            .then(|| ca - u * (keep_a + 3.0 * cell));
+        if let Some(back) = back {
+            w.push((ca, back, cell));
         }
         let mut g = walls.with_walls(&w);
         let (srcs, tgts) = walls.ends(&g, Some(u));
-        let tip: Vec<Cell> = (0..g.nx * g.ny)
-            .map(|c| c as Cell)
-            .filter(|&c| {
-                let p = g.centre(c);
-                (p - root).norm() <= 2.5 * cell && g.allowed[c as usize]
-            })
-            .collect();
+        let tip = near(&g, root);
+        let behind = back.map(|p| near(&g, p)).unwrap_or_default();
+        // At a seed, the boundaries the move names inside first, and only then the others
+        // (the same game on the sphere, but not the cluster the move chose).
         let tries: Vec<(&[bool], bool)> = match (&frame.plan.want, frame.sector_a) {
-            (Want::SideA(_), Some(_)) => vec![(&h[0], true)],
-            (Want::SideA(_), None) => {
-                vec![(&h[0], true), (&h[1], true)]
-            }
+            (Want::SideA(_), None) => vec![(&h[0], true), (&h[1], true)],
             _ => vec![(&h[0], true)],
         };
-        if !srcs.is_empty() && !tgts.is_empty() {
+        if srcs.is_empty() || tgts.is_empty() {
+            continue;
+        }
+        for t in tries {
             let found = barrier_route(
                 (
                     &mut g,
@@ -243,10 +259,10 @@ fn barrier_round_the_wall(
                 ),
                 e,
                 (frame.plan.from, frame.plan.to),
-                (ca, &srcs, keep(frame, walls, ra)),
+                (ca, &srcs, keep_a),
                 (frame.cb, &tgts, keep(frame, walls, frame.rb)),
-                &tries,
-                &tip,
+                &[t],
+                [&tip, &behind],
                 &|r| frame.judge(r),
                 &[frame.a, frame.b],
             );
@@ -452,7 +468,7 @@ fn barrier_route(
     (ca, sources, free_a): (Point, &[Cell], f64),
     (cb, targets, free_b): (Point, &[Cell], f64),
     tries: &[(&[bool], bool)],
-    extra_inside: &[Cell],
+    extra: [&[Cell]; 2],
     judge: &dyn Fn(&[Point]) -> bool,
     ends: &[SpotId],
 ) -> Option<Vec<Point>> {
@@ -470,7 +486,7 @@ fn barrier_route(
     let length = |r: &[Point]| r.windows(2).map(|w| (w[1] - w[0]).norm()).sum::<f64>();
     let mut best: Option<(f64, Vec<Point>)> = None;
     for &(want_inside, xy_inside) in tries {
-        let searched = bars.with_trees(grid, want_inside, xy_inside, extra_inside, |g| {
+        let searched = bars.with_trees(grid, want_inside, xy_inside, extra, |g| {
             let srcs: Vec<Cell> = sources
                 .iter()
                 .copied()
