@@ -502,7 +502,7 @@ impl Analysed {
 ///    Lutterkort, CAGD 16(7), 1999), which stays within a certified bound of it. The picture is
 ///    certified to be a plane drawing: every curve simple ([`certified::simplicity`]), every pair
 ///    of legs of different curves apart by more than their bounds (candidates: pairs of leg boxes
-///    sharing a cell of a uniform grid of one leg's length; decided by [`leg_verdict`]), every
+///    sharing a cell of a uniform grid of one leg's length; decided by [`certified::leg_verdict`]), every
 ///    curve apart from the discs of the spots it does not end at. Near a spot, where curves meet,
 ///    the first sub-piece of each curve lies in the cone its control points span at the spot, and
 ///    the cones of the curve ends at one spot must be disjoint; curve ends tangent at a spot are
