@@ -67,7 +67,10 @@ function showVerdict() {
   if (hint && a.started) {
     const wins = a.moves.filter(mv => mv.winning === true);
     const open = a.moves.some(mv => mv.winning === null);
-    const words = wins.map(w => w.words);
+    // A long list is cut: the spots are lit and the analysis board lists every move.
+    const SHOWN = 6;
+    const words = wins.slice(0, SHOWN).map(w => w.words);
+    if (wins.length > SHOWN) words.push("and " + (wins.length - SHOWN) + " more (the Analysis board lists every move)");
     text += words.length ? " Winning moves: " + words.join("; ") + (open ? (a.done ? " (perhaps more: not all were decided in time)." : "…") : ".")
       : !a.done ? " Looking for winning moves…" : open ? " No winning move found in time." : " No move wins.";
     // The spots of the winning moves light up.
