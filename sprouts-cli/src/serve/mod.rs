@@ -123,6 +123,15 @@ impl ServeArgs {
     }
 }
 
+/// Prints a line for the person who started the server. A closed standard output (`sprouts
+/// serve | head -1`, a parent that read the address and went) must not stop the server, so a
+/// failed write is ignored where `println!` would panic.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
 /// How many ports after the asked one are tried when it is taken.
 const PORT_TRIES: u16 = 50;
 
@@ -253,13 +262,15 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = bind(args.bind, args.port).await?;
     let addr = listener.local_addr().context("no local address")?;
     let url = format!("http://{addr}/");
-    println!("Sprouts is being served at {url} (Ctrl+C stops it)");
+    say(&format!(
+        "Sprouts is being served at {url} (Ctrl+C stops it)"
+    ));
     if let Some(s) = &store {
-        println!(
+        say(&format!(
             "Games are kept in {} ({} there now)",
             s.dir().display(),
             s.len()
-        );
+        ));
     }
     if args.open {
         open_browser(&url);

@@ -36,8 +36,8 @@ pub(crate) fn start() -> Server {
 pub(crate) fn start_with(args: &[&str], path: Option<&std::path::Path>) -> (Server, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sprouts"));
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
-    // The tests' games are not kept in the user's data directory.
-    if args.first() == Some(&"serve") {
+    // The tests' games are not kept in the user's data directory (a test may name its own).
+    if args.first() == Some(&"serve") && !args.contains(&"--data") {
         cmd.arg("--no-data");
     }
     if let Some(p) = path {
