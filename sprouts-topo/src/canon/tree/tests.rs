@@ -1,3 +1,6 @@
+//! Tests of the tree code: the mirror test checked against the mirrored codes, and the one-pass
+//! setup against its reference setup on every land of small positions.
+
 use super::*;
 use crate::canon::shape::{self, KeyOptions, ShapeScratch};
 use crate::position::Position;
