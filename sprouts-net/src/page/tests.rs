@@ -1138,7 +1138,8 @@ fn the_analysis_of_a_position_step_by_step() {
 #[test]
 fn an_analysis_stops_with_its_position_and_guesses_nothing() {
     let mut s = session();
-    human_game(&mut s, 9);
+    // 20 spots: no machine settles the start (tens of seconds) within the least budget.
+    human_game(&mut s, 20);
     let r = s.handle(ClientMsg::Analyse {
         session: SID.into(),
         k: 0,
