@@ -25,10 +25,13 @@ async function hint(page) {
   const st = await H.state(page);
   await page.click("#b-hint");
   await page.waitForFunction(([g, k]) => {
-    const a = window.sprouts.lastAnalysis;
-    return a && a.game === g && a.k === k && a.winning;
+    const a = window.sprouts.analysis;
+    return a && a.game === g && a.k === k && a.done;
   }, [st.game, st.k], { timeout: 60000 });
-  return page.evaluate(() => window.sprouts.lastAnalysis);
+  return page.evaluate(() => ({
+    winning: window.sprouts.analysis.moves.filter(m => m.winning === true)
+      .map(m => ({ from: m.from, to: m.to, words: m.words })),
+  }));
 }
 
 /** The spots to mark for a move in words (`3 -> 3 enclosing 5, 7-8`): one of each boundary. */

@@ -108,8 +108,8 @@ S.campaignStart = campaignStart;
 // A game kept by the page (keep.js) that was a level's comes back as that level.
 (function () {
   const resume = S.resume;
-  S.resume = () => {
-    const r = resume();
+  S.resume = welcome => {
+    const r = resume(welcome);
     if (r && S.campaign.stored) S.campaign.pending = S.campaign.stored;
     return r;
   };
