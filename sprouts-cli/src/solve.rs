@@ -2,6 +2,7 @@
 
 use std::fs::File;
 use std::io::{BufReader, IsTerminal, Write};
+use std::mem::ManuallyDrop;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -344,7 +345,15 @@ pub(crate) fn solve(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.export {
         check_output(path)?;
     }
-    let solver = make_solver(args.threads, args.settle_lands, args.memory.as_deref())?;
+    // The process ends with this command, so the solver's tables are left to the operating
+    // system instead of being freed entry by entry: after a long search they hold millions of
+    // small allocations, and freeing them kept the process running for seconds after its last
+    // answer (docs/performance.md, Solver).
+    let solver = ManuallyDrop::new(make_solver(
+        args.threads,
+        args.settle_lands,
+        args.memory.as_deref(),
+    )?);
     if let Some(db) = &db {
         load_db(&solver, db)?;
     }
