@@ -3,6 +3,7 @@
 const { spawn } = require("node:child_process");
 const path = require("node:path");
 const fs = require("node:fs");
+const net = require("node:net");
 const { chromium } = require("playwright-core");
 
 const ROOT = path.resolve(__dirname, "..");
@@ -38,6 +39,32 @@ function startServer({ data, port = 0 } = {}) {
 
 function stopServer(server) {
   if (server && server.child && server.child.exitCode === null) server.child.kill("SIGINT");
+}
+
+/** A port free on the loopback interface when asked (for a server restarted on the same port). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
+    s.on("error", reject);
+  });
+}
+
+/** The server on exactly `port` (see `startServer`), keeping its games in `data` if given. */
+async function startServerOn(port, data) {
+  const server = await startServer({ port, data });
+  if (!server.url.endsWith(":" + port + "/")) { stopServer(server); throw new Error(`the port ${port} was taken`); }
+  return server;
+}
+
+/** Stops the server and resolves once it has exited, so that its port is free again. */
+function stopServerAndWait(server) {
+  return new Promise(resolve => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.removeAllListeners("exit");
+    server.child.on("exit", () => resolve());
+    server.child.kill("SIGINT");
+  });
 }
 
 async function launch() {
@@ -162,4 +189,4 @@ function artifact(name) {
   return path.join(ARTIFACTS, name);
 }
 
-module.exports = { startServer, stopServer, launch, useServerAndBrowser, openPage, newGame, state, screen, waitIdle, stroke, answer, lit, artifact, ROOT };
+module.exports = { startServer, stopServer, freePort, startServerOn, stopServerAndWait, launch, useServerAndBrowser, openPage, newGame, state, screen, waitIdle, stroke, answer, lit, artifact, ROOT };

@@ -32,19 +32,10 @@ function serve(port) {
   });
 }
 
-function stop(server) {
-  return new Promise(resolve => {
-    if (server.child.exitCode !== null) return resolve();
-    server.child.removeAllListeners("exit");
-    server.child.on("exit", () => resolve());
-    server.child.kill("SIGINT");
-  });
-}
-
 let server = null, browser = null;
 after(async () => {
   if (browser) await browser.close();
-  if (server) await stop(server);
+  if (server) await H.stopServerAndWait(server);
   fs.rmSync(DIR, { recursive: true, force: true });
 });
 
@@ -178,7 +169,7 @@ test("two browsers play a whole game through the relay: undo, a reload of each s
   // pages come back by themselves and go on with the same game.
   const before = h.state.glop;
   step("server restart");
-  await stop(server);
+  await H.stopServerAndWait(server);
   server = await serve(server.port);
   [h, g] = await inStep(pages, 3);
   assert.equal(h.state.glop, before);

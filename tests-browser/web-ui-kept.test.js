@@ -7,30 +7,7 @@ const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const net = require("node:net");
 const H = require("./harness");
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
-    s.on("error", reject);
-  });
-}
-
-/** The server on exactly `port`, keeping its games in `data`. */
-async function serveOn(port, data) {
-  const server = await H.startServer({ port, data });
-  if (!server.url.endsWith(":" + port + "/")) { H.stopServer(server); throw new Error(`the port ${port} was taken`); }
-  return server;
-}
-
-const stop = server => new Promise(resolve => {
-  if (server.child.exitCode !== null) return resolve();
-  server.child.removeAllListeners("exit");
-  server.child.on("exit", () => resolve());
-  server.child.kill("SIGINT");
-});
 
 /** The kept games in `data`: their envelopes, by id. */
 function keptFiles(data) {
@@ -66,13 +43,13 @@ const data = fs.mkdtempSync(path.join(os.tmpdir(), "sprouts-kept-"));
 let browser = null, server = null;
 after(async () => {
   if (browser) await browser.close();
-  if (server) await stop(server);
+  if (server) await H.stopServerAndWait(server);
   fs.rmSync(data, { recursive: true, force: true });
 });
 
 test("the server keeps the game: after a restart a browser with empty storage resumes it, and the newer copy wins", { timeout: 16 * 60 * 1000 }, async () => {
-  const port = await freePort();
-  server = await serveOn(port, data);
+  const port = await H.freePort();
+  server = await H.startServerOn(port, data);
   browser = await H.launch();
   const one = await H.openPage(browser, server.url, { width: 1280, height: 800 });
   await H.newGame(one, { spots: 3, players: ["human", "human"], convention: "misere" });
@@ -89,8 +66,8 @@ test("the server keeps the game: after a restart a browser with empty storage re
   assert.equal(local.at, kept.at);
 
   // The server stops and starts again on its data directory.
-  await stop(server);
-  server = await serveOn(port, data);
+  await H.stopServerAndWait(server);
+  server = await H.startServerOn(port, data);
   // A browser that kept nothing: the server's copy is resumed, the same position and log.
   const two = await H.openPage(browser, server.url, { width: 1280, height: 800 });
   await two.waitForFunction(() => { const s = window.sprouts.state; return s && s.k === 2 && !s.busy; }, null, { timeout: 30000 });
@@ -121,9 +98,9 @@ test("the server keeps the game: after a restart a browser with empty storage re
 
   // A page's own copy newer than the server's (here: the server's data gone) is the one kept.
   await two.context().close();
-  await stop(server);
+  await H.stopServerAndWait(server);
   for (const f of fs.readdirSync(data)) fs.rmSync(path.join(data, f));
-  server = await serveOn(port, data);
+  server = await H.startServerOn(port, data);
   await one.reload();
   await one.waitForFunction(() => { const s = window.sprouts.state; return s && s.k === 3 && !s.busy; }, null, { timeout: 30000 });
   assert.equal(await one.evaluate(() => window.sprouts.resumedFrom), "page");
@@ -133,9 +110,9 @@ test("the server keeps the game: after a restart a browser with empty storage re
   // A spoiled file is refused at start with the reason; the server runs and a new page starts
   // a new game.
   await one.context().close();
-  await stop(server);
+  await H.stopServerAndWait(server);
   fs.writeFileSync(path.join(data, `game-${kept.id}.json`), "{\"format\": 7");
-  server = await serveOn(port, data);
+  server = await H.startServerOn(port, data);
   for (let i = 0; i < 100 && !/is refused/.test(server.stderr()); i++) await new Promise(r => setTimeout(r, 100));
   assert.match(server.stderr(), new RegExp(`game-${kept.id}\\.json is refused: it is not a kept game`));
   const four = await H.openPage(browser, server.url, { width: 900, height: 650 });

@@ -3,48 +3,14 @@
 "use strict";
 const { test, after } = require("node:test");
 const assert = require("node:assert/strict");
-const net = require("node:net");
-const { spawn } = require("node:child_process");
 const H = require("./harness");
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
-    s.on("error", reject);
-  });
-}
-
-function serveOn(port) {
-  const program = process.env.SPROUTS_BIN;
-  return new Promise((resolve, reject) => {
-    const [bin, args] = program ? [program, []] : ["cargo", ["run", "--release", "--quiet", "-p", "sprouts-cli", "--bin", "sprouts", "--"]];
-    const child = spawn(bin, args.concat(["serve", "--port", String(port), "--no-data"]), { cwd: H.ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "", err = "";
-    child.stdout.on("data", d => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
-      if (m) {
-        if (Number(m[1]) !== port) { child.kill("SIGINT"); reject(new Error(`the port ${port} was taken`)); } else resolve({ url: m[0], child });
-      }
-    });
-    child.stderr.on("data", d => { err += d; });
-    child.on("exit", code => reject(new Error("the server exited with " + code + ":\n" + err)));
-  });
-}
-
-const stop = server => new Promise(resolve => {
-  if (server.child.exitCode !== null) return resolve();
-  server.child.on("exit", () => resolve());
-  server.child.kill("SIGINT");
-});
-
 let browser = null, server = null;
-after(async () => { if (browser) await browser.close(); if (server) await stop(server); });
+after(async () => { if (browser) await browser.close(); if (server) await H.stopServerAndWait(server); });
 
 test("the game survives a restart of the server: the page reconnects and resumes it", { timeout: 16 * 60 * 1000 }, async () => {
-  const port = await freePort();
-  server = await serveOn(port);
+  const port = await H.freePort();
+  server = await H.startServerOn(port);
   browser = await H.launch();
   const page = await H.openPage(browser, server.url, { width: 1280, height: 800 });
   await H.newGame(page, { spots: 3, players: ["human", "human"] });
@@ -54,9 +20,9 @@ test("the game survives a restart of the server: the page reconnects and resumes
   const ans = await H.answer(page, c);
   assert.equal(ans.state.k, 1);
   await page.waitForFunction(() => { const k = window.sprouts.keptGame(); return k && k.k === 1; });
-  await stop(server);
+  await H.stopServerAndWait(server);
   await page.waitForFunction(() => /connection to the server was lost/.test(document.getElementById("status").textContent));
-  server = await serveOn(port);
+  server = await H.startServerOn(port);
   await page.waitForFunction(() => window.sprouts.session && window.sprouts.state.k === 1 && !window.sprouts.state.busy, null, { timeout: 30000 });
   const st = await H.state(page);
   assert.deepEqual(st.moves, ans.state.moves);

@@ -1,6 +1,7 @@
 //! Tidy checks over every file git tracks in the workspace: no stray files (editor leftovers,
 //! empty files), every test fixture used by some source, every Rust module opening with a `//!`
-//! line, and no Rust file past [`MAX_RUST_LINES`] lines unless [`LONG_FILES`] names it.
+//! line, no Rust file past [`MAX_RUST_LINES`] lines unless [`LONG_FILES`] names it, and no
+//! function past [`MAX_FN_LINES`] lines unless [`LONG_FUNCTIONS`] names it.
 //!
 //! The files are listed by `git ls-files`, so a file counts once it is staged. The test needs a
 //! git checkout (it lives in the unpublished examples crate for that reason).
@@ -10,11 +11,29 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Past this many lines a Rust file is asking to be split (the workspace's style guide).
-const MAX_RUST_LINES: usize = 2_000;
+const MAX_RUST_LINES: usize = 1_500;
 
 /// Rust files allowed past [`MAX_RUST_LINES`], each with the reason. An entry for a file that no
 /// longer exists or is back under the limit fails the test, so the list only shrinks.
 const LONG_FILES: &[(&str, &str)] = &[];
+
+/// Past this many lines a function is asking to be split (the workspace's style guide).
+const MAX_FN_LINES: usize = 150;
+
+/// Functions allowed past [`MAX_FN_LINES`] lines, as (file, function, reason). An entry for a
+/// function that is gone or back under the limit fails the test, so the list only shrinks.
+const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
+    (
+        "sprouts-net/src/page/session.rs",
+        "handle",
+        "the page's messages dispatched in one match, an arm a message",
+    ),
+    (
+        "sprouts-topo/src/canon/shape.rs",
+        "read_with",
+        "the canonicaliser's reading of a position in one pass, a hot path",
+    ),
+];
 
 /// File names that are editor or merge leftovers wherever they appear.
 fn is_stray_name(name: &str) -> bool {
@@ -176,6 +195,136 @@ fn rust_files_stay_under_the_length_limit() {
         }
     }
     check_none("Rust files too long", problems);
+}
+
+/// The name of the function a line declares (`fn`, after any `pub(...)`, `const`, `async`,
+/// `unsafe` and `extern "ABI"`), if it declares one.
+fn declared_fn(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    let mut word = words.next()?;
+    loop {
+        match word {
+            "const" | "async" | "unsafe" => {}
+            "extern" => {
+                word = words.next()?;
+                if !word.starts_with('"') {
+                    continue;
+                }
+            }
+            "fn" => break,
+            w if w == "pub" || w.starts_with("pub(") => {}
+            _ => return None,
+        }
+        word = words.next()?;
+    }
+    let rest = words.next()?;
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// The functions of a Rust source laid out by rustfmt, each with its length in lines: from its
+/// `fn` line to the line closing its body at the same indentation. Declarations without a body
+/// and functions on one line are left out.
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let Some(name) = declared_fn(body) else {
+            continue;
+        };
+        let indent = &line[..line.len() - body.len()];
+        // The signature ends with `{` (a body follows), `;` (none) or `}` (all on one line).
+        let Some(open) = lines[i..]
+            .iter()
+            .map(|l| l.trim_end())
+            .position(|l| l.ends_with('{') || l.ends_with(';') || l.ends_with('}'))
+        else {
+            continue;
+        };
+        if !lines[i + open].trim_end().ends_with('{') {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        if let Some(end) = lines[i + open + 1..].iter().position(|l| *l == close) {
+            out.push((name.to_owned(), open + end + 2));
+        }
+    }
+    out
+}
+
+#[test]
+fn rust_functions_stay_under_the_length_limit() {
+    let root = root();
+    let files = tracked_files(&root);
+    let sources = rust_sources(&root, &files);
+    let mut problems = Vec::new();
+    let mut longest = BTreeMap::new();
+    for (path, text) in &sources {
+        for (name, lines) in function_lengths(text) {
+            let listed = LONG_FUNCTIONS
+                .iter()
+                .any(|(p, f, _)| p == path && *f == name);
+            if lines > MAX_FN_LINES && !listed {
+                problems.push(format!(
+                    "{path}: fn {name} has {lines} lines (split it, or add it to LONG_FUNCTIONS \
+                     with the reason)"
+                ));
+            }
+            let most = longest.entry((path.as_str(), name)).or_insert(0);
+            *most = lines.max(*most);
+        }
+    }
+    for (path, name, _) in LONG_FUNCTIONS {
+        match longest.get(&(*path, (*name).to_owned())) {
+            None => problems.push(format!("{path}: fn {name} in LONG_FUNCTIONS but not found")),
+            Some(&lines) if lines <= MAX_FN_LINES => problems.push(format!(
+                "{path}: fn {name} in LONG_FUNCTIONS but {lines} lines; remove it from the list"
+            )),
+            Some(_) => {}
+        }
+    }
+    check_none("Rust functions too long", problems);
+}
+
+#[test]
+fn function_lengths_are_counted_from_fn_to_the_closing_brace() {
+    let text = "\
+//! A module.
+pub(crate) fn three() {
+    one();
+}
+
+impl A {
+    pub const fn short(&self) -> u32 { 1 }
+
+    async fn spread(
+        &self,
+    ) -> u32 {
+        let x = {
+            1
+        };
+        x
+    }
+
+    fn declared(&self);
+}
+
+extern \"C\" fn abi() {
+}
+// fn commented() {
+";
+    let found = function_lengths(text);
+    assert_eq!(
+        found,
+        [
+            ("three".to_owned(), 3),
+            ("spread".to_owned(), 8),
+            ("abi".to_owned(), 2)
+        ]
+    );
 }
 
 #[test]

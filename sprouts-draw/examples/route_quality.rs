@@ -10,8 +10,9 @@
 
 use std::time::Instant;
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use sprouts_draw::testing::random_move;
 use sprouts_draw::{Board, PictureQuality, Settings, WorldSize};
 
 fn main() {
@@ -31,11 +32,9 @@ fn main() {
         let mut refused = None;
         loop {
             let pos = board.position().clone();
-            let moves: Vec<_> = pos.moves().collect();
-            if moves.is_empty() {
+            let Some(mv) = &random_move(&pos, &mut rng) else {
                 break;
-            }
-            let mv = &moves[rng.random_range(0..moves.len())];
+            };
             let t = Instant::now();
             let r = board.draw_move(mv, &mut |_| {});
             seconds += t.elapsed().as_secs_f64();

@@ -735,8 +735,61 @@ fn differences(expected: &Position, found: &Position) -> Vec<String> {
     out
 }
 
+/// What a fresh layout of the board's picture needs beside the picture and the move's part.
+struct FreshJob<'a> {
+    map: &'a crate::layout::map::Map,
+    expected: &'a GameKey,
+    settings: Settings,
+    options: &'a crate::FreshOptions,
+    stop: &'a AtomicBool,
+    /// The region tried first (alone when `options.outside` is given).
+    outside: usize,
+}
+
+impl FreshJob<'_> {
+    /// Replaces `d` by the best fresh layout of the map (`mv`: the move's part, for a move)
+    /// and returns the layout's report.
+    fn lay_out(
+        &self,
+        d: &mut Drawing,
+        mv: Option<&crate::layout::MovePart>,
+    ) -> Result<crate::FreshReport, crate::LayoutError> {
+        let job = crate::layout::choose::Layouts {
+            drawing: d,
+            map: self.map,
+            expected: self.expected,
+            settings: &self.settings,
+            options: self.options,
+            mv,
+            stop: self.stop,
+        };
+        let (fresh, report) = crate::layout::choose::best_fresh(&job, self.outside)?;
+        *d = fresh;
+        Ok(report)
+    }
+}
+
 /// Z: the picture drawn afresh (spec 4.6), as board transactions.
 impl Board {
+    /// The fresh layout of `map` (the map after `mv`, for a move), to read back as `expected`.
+    fn fresh_job<'a>(
+        &self,
+        map: &'a crate::layout::map::Map,
+        expected: &'a GameKey,
+        options: &'a crate::FreshOptions,
+        stop: &'a AtomicBool,
+        mv: Option<&Move>,
+    ) -> FreshJob<'a> {
+        FreshJob {
+            map,
+            expected,
+            settings: self.settings,
+            options,
+            stop,
+            outside: self.fresh_outside(map, options, mv),
+        }
+    }
+
     /// The region of the map after `mv` (or of the present map) to draw as the outside.
     fn fresh_outside(
         &self,
@@ -780,23 +833,11 @@ impl Board {
     ) -> Result<crate::FreshReport, TransactionError<crate::LayoutError>> {
         let _span = tracing::debug_span!("redraw_fresh").entered();
         let map = crate::layout::map_of(&self.state.drawing, &self.state.analysis);
-        let outside = self.fresh_outside(&map, options, None);
-        let settings = self.settings;
         let key = self.position().game_key();
+        let job = self.fresh_job(&map, &key, options, stop, None);
         let mut report = None;
         self.rearrange(if options.smaller_spots { "•" } else { "Z" }, |d| {
-            let job = crate::layout::choose::Layouts {
-                drawing: d,
-                map: &map,
-                expected: &key,
-                settings: &settings,
-                options,
-                mv: None,
-                stop,
-            };
-            let (fresh, r) = crate::layout::choose::best_fresh(&job, outside)?;
-            *d = fresh;
-            report = Some(r);
+            report = Some(job.lay_out(d, None)?);
             Ok(())
         })?;
         Ok(report.expect("the edit ran"))
@@ -843,9 +884,8 @@ impl Board {
                 crate::LayoutError::WrongChild
             )));
         }
-        let outside = self.fresh_outside(&map, options, Some(mv));
-        let settings = self.settings;
         let key = intended.game_key();
+        let job = self.fresh_job(&map, &key, options, stop, Some(mv));
         let words = mv.describe(&pos);
         let mut report = None;
         let ncurves = self.state.drawing.curves().len() as u32;
@@ -856,18 +896,7 @@ impl Board {
                 y: ctx.to,
                 move_index: ctx.move_index,
             };
-            let job = crate::layout::choose::Layouts {
-                drawing: d,
-                map: &map,
-                expected: &key,
-                settings: &settings,
-                options,
-                mv: Some(&part),
-                stop,
-            };
-            let (fresh, r) = crate::layout::choose::best_fresh(&job, outside)?;
-            *d = fresh;
-            report = Some(r);
+            report = Some(job.lay_out(d, Some(&part))?);
             Ok::<(), crate::LayoutError>(())
         })
         .map_err(|e| match e {

@@ -418,21 +418,16 @@ impl Board {
             log.push(format!("ladder step 3 ({key}) skipped: stop asked (Space)"));
             return None;
         }
-        let started = Instant::now();
-        let mut relaxed = None;
-        let drawn = self.in_one_step(|b| {
-            let r = b
-                .relax(mode, &options.relax_options, stop)
-                .map_err(|e| format!("{key} refused: {e}"))?;
-            let line = relax_words(&r);
-            relaxed = Some(r);
-            b.draw_move(mv, observer)
-                .map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
-        });
-        let seconds = started.elapsed().as_secs_f64();
+        let (drawn, seconds) = self.changed_then_drawn(
+            |b| {
+                b.relax(mode, &options.relax_options, stop)
+                    .map_err(|e| format!("{key} refused: {e}"))
+            },
+            relax_words,
+            |b| b.draw_move(mv, observer),
+        );
         match drawn {
-            Ok(drawn) => {
-                let report = relaxed.expect("the relaxation ran");
+            Ok((report, drawn)) => {
                 log.push(format!(
                     "ladder step 3 ({key}): {} in {seconds:.2} s; {} {}",
                     relax_words(&report),
@@ -529,6 +524,31 @@ impl Board {
     }
 }
 
+impl Board {
+    /// A change of the picture (`change`, its report put in words by `words`), then the move
+    /// drawn in it by `draw`, as one undo step: the board is as it was unless both were done.
+    /// Returns the change's report and the move drawn, or why not in words, with the seconds
+    /// the two took.
+    fn changed_then_drawn<R>(
+        &mut self,
+        change: impl FnOnce(&mut Board) -> Result<R, String>,
+        words: fn(&R) -> String,
+        draw: impl FnOnce(&mut Board) -> Result<DrawnMove, Refusal>,
+    ) -> (Result<(R, DrawnMove), String>, f64) {
+        let started = Instant::now();
+        let mut changed = None;
+        let drawn = self.in_one_step(|b| {
+            let r = change(b)?;
+            let line = words(&r);
+            changed = Some(r);
+            draw(b).map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        let drawn = drawn.map(|d| (changed.expect("the change was made"), d));
+        (drawn, seconds)
+    }
+}
+
 /// Whether a refusal says the picture lacks room for the move (and not that the move asked is
 /// not a move here): only then does making room help.
 pub(crate) fn wants_room(r: &Refusal) -> bool {
@@ -604,21 +624,16 @@ impl Board {
                 return Err(refused(log, first));
             }
             let key = mode.label();
-            let started = Instant::now();
-            let mut relaxed = None;
-            let drawn = self.in_one_step(|b| {
-                let r = b
-                    .relax(mode, &options.relax_options, stop)
-                    .map_err(|e| format!("{key} refused: {e}"))?;
-                let line = relax_words(&r);
-                relaxed = Some(r);
-                b.draw_request(&again, observer)
-                    .map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
-            });
-            let seconds = started.elapsed().as_secs_f64();
+            let (drawn, seconds) = self.changed_then_drawn(
+                |b| {
+                    b.relax(mode, &options.relax_options, stop)
+                        .map_err(|e| format!("{key} refused: {e}"))
+                },
+                relax_words,
+                |b| b.draw_request(&again, observer),
+            );
             match drawn {
-                Ok(drawn) => {
-                    let report = relaxed.expect("the relaxation ran");
+                Ok((report, drawn)) => {
                     log.push(format!(
                         "Room step {key}: {} in {seconds:.2} s; {} {}",
                         relax_words(&report),
@@ -656,22 +671,18 @@ impl Board {
                 smaller_spots: smaller,
                 ..options.fresh_options
             };
-            let started = Instant::now();
-            let mut fresh = None;
-            let drawn = self.in_one_step(|b| {
-                let r = b
-                    .redraw_fresh_with_stop(&fresh_options, stop)
-                    .map_err(|e| format!("refused: {e}"))?;
-                let line = fresh_words(&r);
-                fresh = Some(r);
-                b.draw_request(&again, observer)
-                    .map_err(|e| format!("{line}; the move still refused ({})", e.detail()))
-            });
+            let (drawn, seconds) = self.changed_then_drawn(
+                |b| {
+                    b.redraw_fresh_with_stop(&fresh_options, stop)
+                        .map_err(|e| format!("refused: {e}"))
+                },
+                fresh_words,
+                |b| b.draw_request(&again, observer),
+            );
             let name = if smaller { "•" } else { "Z" };
-            let seconds = started.elapsed().as_secs_f64();
             match drawn {
-                Ok(drawn) => {
-                    let rung = Rung::of_fresh(fresh.expect("the layout ran"));
+                Ok((fresh, drawn)) => {
+                    let rung = Rung::of_fresh(fresh);
                     log.push(format!(
                         "Room step {name}: {} in {seconds:.2} s; {} {}",
                         fresh_words(rung.fresh_report().expect("a fresh rung")),

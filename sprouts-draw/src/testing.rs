@@ -855,6 +855,16 @@ const MAX_STRAY: f64 = 0.875;
 /// samples are well under a pixel apart).
 const STRAY_SAMPLES: u32 = 64;
 
+/// A uniformly random legal move of `pos` (one draw from `rng`), or `None` when the game is
+/// over (no draw then): the random games of the router's tests and examples.
+pub fn random_move(pos: &Position, rng: &mut impl Rng) -> Option<Move> {
+    let moves: Vec<Move> = pos.moves().collect();
+    if moves.is_empty() {
+        return None;
+    }
+    Some(moves[rng.random_range(0..moves.len())].clone())
+}
+
 /// A spline of straight pieces through points, with runs in one direction merged.
 ///
 /// # Errors

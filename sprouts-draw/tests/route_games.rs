@@ -2,8 +2,9 @@
 //! `ROUTE_STRICT` set, `Board::draw_move_strict`: the move asked only, never another move
 //! giving the same game), and every drawn move must read back to the intended game.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use sprouts_draw::testing::random_move;
 use sprouts_draw::{Board, Settings, WorldSize};
 
 #[path = "common/route_picture.rs"]
@@ -55,11 +56,9 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
         let mut thanks = false;
         loop {
             let pos = board.position().clone();
-            let moves: Vec<_> = pos.moves().collect();
-            if moves.is_empty() {
+            let Some(mv) = &random_move(&pos, &mut rng) else {
                 break;
-            }
-            let mv = &moves[rng.random_range(0..moves.len())];
+            };
             let intended = pos.play(mv).unwrap();
             let before = board.to_json();
             let mut seen: Vec<Vec<sprouts_geom::Point>> = Vec::new();
@@ -86,7 +85,7 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                         );
                         if let Ok(dir) = std::env::var("ROUTE_PNG") {
                             let name = format!("n{n}-g{number}-equivalent");
-                            let k = moves.iter().position(|m| m == mv).unwrap();
+                            let k = pos.moves().position(|m| m == *mv).unwrap();
                             std::fs::create_dir_all(&dir).unwrap();
                             std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
                             std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
@@ -116,7 +115,7 @@ fn play(n: u32, games: usize, seed: u64) -> Games {
                         if let Err(e) = picture(&dir, &name, &board, &seen, &line) {
                             eprintln!("{name}: the picture was not written: {e}");
                         }
-                        let k = moves.iter().position(|m| m == mv).unwrap();
+                        let k = pos.moves().position(|m| m == *mv).unwrap();
                         std::fs::write(format!("{dir}/{name}.json"), &before).unwrap();
                         std::fs::write(format!("{dir}/{name}.move"), k.to_string()).unwrap();
                     }

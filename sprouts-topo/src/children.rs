@@ -1,7 +1,9 @@
 //! The solver's fast path: the distinct children of a position as canonical lands.
 
+use crate::canon::symmetry::Symmetry;
 use crate::canon::{
-    CanonicalForm, ChildBufs, DEFAULT_BUDGET, LandChildren, Reductions, with_canonicalizer,
+    CanonicalForm, Canonicalizer, ChildBufs, DEFAULT_BUDGET, LandChildren, ParentLands, Reductions,
+    with_canonicalizer,
 };
 use crate::moves::Move;
 use crate::position::Position;
@@ -79,150 +81,24 @@ impl Position {
                 ..
             } = &mut bufs;
             let child = child.get_or_insert_with(|| Position::empty_with_next(self.next));
-            // The lands' forms (each one land, or none if all its regions go), sorted.
-            parent.text.clear();
-            parent.pieces.clear();
-            parent.forms.clear();
-            parent.form_of.clear();
-            parent.keys.clear();
-            parent.key_of.clear();
-            parent.entry_of.clear();
-            let mut parent_exact = true;
-            for (i, land) in lands.iter().enumerate() {
-                // A land met before: its form is remembered with its children. (Its key and
-                // entry are kept for the second pass below.)
-                land_children.build_key(land);
-                let ks = parent.keys.len() as u32;
-                parent.keys.extend_from_slice(&land_children.key);
-                parent.key_of.push((ks, parent.keys.len() as u32));
-                let found = land_children.map.get(land_children.key.as_slice()).copied();
-                parent
-                    .entry_of
-                    .push(found.map(|entry| (entry, land_children.clears)));
-                let exact = match found {
-                    Some(entry) => {
-                        let (s, e, exact) = entry.form;
-                        text.clear();
-                        text.push_str(&land_children.text[s as usize..e as usize]);
-                        exact
-                    }
-                    None => c.canonical_into(land, Reductions::Glop, DEFAULT_BUDGET, text),
-                };
-                parent_exact &= exact;
-                let fs = parent.forms.len() as u32;
-                parent.forms.push_str(text);
-                parent.form_of.push((fs, parent.forms.len() as u32, exact));
-                push_pieces(text, &mut parent.text, |s, e| {
-                    parent.pieces.push((i as u32, s, e));
-                });
-            }
-            let ptext = &parent.text;
-            parent.pieces.sort_unstable_by(|a, b| {
-                ptext[a.1 as usize..a.2 as usize].cmp(&ptext[b.1 as usize..b.2 as usize])
-            });
+            let parent_exact = parent_forms(c, lands, parent, land_children, text);
             for (i, land) in lands.iter().enumerate() {
                 // The children of a land met before (the same land up to the names of its
                 // spots) are read back; otherwise each move is played and canonicalised, and
                 // the children's forms are remembered.
-                let (ks, ke) = parent.key_of[i];
-                land_children.key.clear();
-                land_children
-                    .key
-                    .extend_from_slice(&parent.keys[ks as usize..ke as usize]);
-                let known = match parent.entry_of[i] {
-                    Some((entry, clears)) if clears == land_children.clears => Some(entry),
-                    // Looked up before (and not found), or found before the memory was
-                    // cleared: look again (an equal land earlier in this position may have
-                    // been entered since).
-                    _ => land_children.map.get(land_children.key.as_slice()).copied(),
-                }
-                .map(|entry| entry.children);
-                let (es, ee) = match known {
+                let (es, ee) = match known_children(i, parent, land_children) {
                     Some(range) => range,
                     None => {
-                        land_children.bound();
-                        let es = land_children.entries.len() as u32;
-                        let text_start = land_children.text.len();
-                        // One family of moves per orbit under the land's automorphisms:
-                        // every distinct child is still reached (see `canon::symmetry`).
-                        symmetry.orbit_moves_into(land, moves);
-                        for mv in moves.iter() {
-                            land.play_generated_into(mv, child);
-                            let exact =
-                                c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
-                            let s = land_children.text.len() as u32;
-                            land_children.text.push_str(text);
-                            let e = land_children.text.len() as u32;
-                            land_children.entries.push((s, e, exact));
-                        }
-                        // Distinct children only (moves often give the same child): sorted by
-                        // form, equal ones kept once (exact only if all were).
-                        let LandChildren { entries, text, .. } = &mut *land_children;
-                        let ents = &mut entries[es as usize..];
-                        let form = |e: &(u32, u32, bool)| &text[e.0 as usize..e.1 as usize];
-                        ents.sort_unstable_by(|a, b| form(a).cmp(form(b)));
-                        let mut kept = 0;
-                        for k in 0..ents.len() {
-                            if kept > 0 && form(&ents[kept - 1]) == form(&ents[k]) {
-                                ents[kept - 1].2 &= ents[k].2;
-                            } else {
-                                ents[kept] = ents[k];
-                                kept += 1;
-                            }
-                        }
-                        entries.truncate(es as usize + kept);
                         let (fs, fe, form_exact) = parent.form_of[i];
-                        land_children.insert(
-                            es,
-                            text_start,
-                            &parent.forms[fs as usize..fe as usize],
-                            form_exact,
-                        )
+                        let form = (&parent.forms[fs as usize..fe as usize], form_exact);
+                        enumerate_land(c, land, form, land_children, symmetry, moves, child, text)
                     }
                 };
                 for &(s, e, exact) in &land_children.entries[es as usize..ee as usize] {
                     let text = &land_children.text[s as usize..e as usize];
                     let exact = exact && parent_exact;
-                    // The child's lands, merged with the other lands' (both sorted).
-                    pieces.clear();
-                    if text != "!" {
-                        let mut s = 0u32;
-                        for (k, b) in text.bytes().enumerate() {
-                            if b == b'+' {
-                                pieces.push((s, k as u32));
-                                s = k as u32 + 1;
-                            }
-                        }
-                        pieces.push((s, text.len() as u32));
-                    }
-                    let piece = |k: usize| &text[pieces[k].0 as usize..pieces[k].1 as usize];
                     let start = arena.len() as u32;
-                    let mut k = 0;
-                    let mut first = true;
-                    let mut push = |arena: &mut String, s: &str| {
-                        if !first {
-                            arena.push('+');
-                        }
-                        first = false;
-                        arena.push_str(s);
-                    };
-                    for &(j, s, e) in parent.pieces.iter() {
-                        if j as usize == i {
-                            continue;
-                        }
-                        let other = &ptext[s as usize..e as usize];
-                        while k < pieces.len() && piece(k) < other {
-                            push(arena, piece(k));
-                            k += 1;
-                        }
-                        push(arena, other);
-                    }
-                    for k in k..pieces.len() {
-                        push(arena, piece(k));
-                    }
-                    if first {
-                        arena.push('!');
-                    }
+                    merge_lands(text, i as u32, parent, pieces, arena);
                     spans.push((start, arena.len() as u32, exact));
                 }
             }
@@ -441,6 +317,182 @@ impl Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("stopped before every move was listed")]
 pub struct ListingStopped;
+
+/// The parent's lands' forms (each one land, or none if all its regions go) into `parent`:
+/// each land's key and entry in the memory of land children, its form (remembered there, or
+/// canonicalised) and its pieces, the pieces then sorted. Returns whether every form is exact.
+fn parent_forms(
+    c: &mut Canonicalizer,
+    lands: &[Position],
+    parent: &mut ParentLands,
+    land_children: &mut LandChildren,
+    text: &mut String,
+) -> bool {
+    parent.text.clear();
+    parent.pieces.clear();
+    parent.forms.clear();
+    parent.form_of.clear();
+    parent.keys.clear();
+    parent.key_of.clear();
+    parent.entry_of.clear();
+    let mut parent_exact = true;
+    for (i, land) in lands.iter().enumerate() {
+        // A land met before: its form is remembered with its children. (Its key and
+        // entry are kept for the second pass below.)
+        land_children.build_key(land);
+        let ks = parent.keys.len() as u32;
+        parent.keys.extend_from_slice(&land_children.key);
+        parent.key_of.push((ks, parent.keys.len() as u32));
+        let found = land_children.map.get(land_children.key.as_slice()).copied();
+        parent
+            .entry_of
+            .push(found.map(|entry| (entry, land_children.clears)));
+        let exact = match found {
+            Some(entry) => {
+                let (s, e, exact) = entry.form;
+                text.clear();
+                text.push_str(&land_children.text[s as usize..e as usize]);
+                exact
+            }
+            None => c.canonical_into(land, Reductions::Glop, DEFAULT_BUDGET, text),
+        };
+        parent_exact &= exact;
+        let fs = parent.forms.len() as u32;
+        parent.forms.push_str(text);
+        parent.form_of.push((fs, parent.forms.len() as u32, exact));
+        push_pieces(text, &mut parent.text, |s, e| {
+            parent.pieces.push((i as u32, s, e));
+        });
+    }
+    let ptext = &parent.text;
+    parent.pieces.sort_unstable_by(|a, b| {
+        ptext[a.1 as usize..a.2 as usize].cmp(&ptext[b.1 as usize..b.2 as usize])
+    });
+    parent_exact
+}
+
+/// The children of land `i` remembered in the memory of land children (a range of its
+/// entries), if they are there; the land's key is left in `land_children.key`.
+fn known_children(
+    i: usize,
+    parent: &ParentLands,
+    land_children: &mut LandChildren,
+) -> Option<(u32, u32)> {
+    let (ks, ke) = parent.key_of[i];
+    land_children.key.clear();
+    land_children
+        .key
+        .extend_from_slice(&parent.keys[ks as usize..ke as usize]);
+    match parent.entry_of[i] {
+        Some((entry, clears)) if clears == land_children.clears => Some(entry),
+        // Looked up before (and not found), or found before the memory was
+        // cleared: look again (an equal land earlier in this position may have
+        // been entered since).
+        _ => land_children.map.get(land_children.key.as_slice()).copied(),
+    }
+    .map(|entry| entry.children)
+}
+
+/// The distinct children of `land` (whose own form is `own_form`, with whether it is exact), each
+/// move played and canonicalised, remembered in the memory of land children under the key in
+/// `land_children.key`: returns their range of its entries.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the enumeration's reused storage, taken apart"
+)]
+fn enumerate_land(
+    c: &mut Canonicalizer,
+    land: &Position,
+    own_form: (&str, bool),
+    land_children: &mut LandChildren,
+    symmetry: &mut Symmetry,
+    moves: &mut Vec<Move>,
+    child: &mut Position,
+    text: &mut String,
+) -> (u32, u32) {
+    land_children.bound();
+    let es = land_children.entries.len() as u32;
+    let text_start = land_children.text.len();
+    // One family of moves per orbit under the land's automorphisms:
+    // every distinct child is still reached (see `canon::symmetry`).
+    symmetry.orbit_moves_into(land, moves);
+    for mv in moves.iter() {
+        land.play_generated_into(mv, child);
+        let exact = c.canonical_into(child, Reductions::Glop, DEFAULT_BUDGET, text);
+        let s = land_children.text.len() as u32;
+        land_children.text.push_str(text);
+        let e = land_children.text.len() as u32;
+        land_children.entries.push((s, e, exact));
+    }
+    // Distinct children only (moves often give the same child): sorted by
+    // form, equal ones kept once (exact only if all were).
+    let LandChildren { entries, text, .. } = &mut *land_children;
+    let ents = &mut entries[es as usize..];
+    let form = |e: &(u32, u32, bool)| &text[e.0 as usize..e.1 as usize];
+    ents.sort_unstable_by(|a, b| form(a).cmp(form(b)));
+    let mut kept = 0;
+    for k in 0..ents.len() {
+        if kept > 0 && form(&ents[kept - 1]) == form(&ents[k]) {
+            ents[kept - 1].2 &= ents[k].2;
+        } else {
+            ents[kept] = ents[k];
+            kept += 1;
+        }
+    }
+    entries.truncate(es as usize + kept);
+    land_children.insert(es, text_start, own_form.0, own_form.1)
+}
+
+/// Appends to `arena` a child's lands (its land `i` played, the lands of form `text`), merged
+/// with the parent's other lands (both sorted), joined by `+` (`!` when there are none).
+/// `pieces` is scratch.
+fn merge_lands(
+    text: &str,
+    i: u32,
+    parent: &ParentLands,
+    pieces: &mut Vec<(u32, u32)>,
+    arena: &mut String,
+) {
+    pieces.clear();
+    if text != "!" {
+        let mut s = 0u32;
+        for (k, b) in text.bytes().enumerate() {
+            if b == b'+' {
+                pieces.push((s, k as u32));
+                s = k as u32 + 1;
+            }
+        }
+        pieces.push((s, text.len() as u32));
+    }
+    let piece = |k: usize| &text[pieces[k].0 as usize..pieces[k].1 as usize];
+    let mut k = 0;
+    let mut first = true;
+    let mut push = |arena: &mut String, s: &str| {
+        if !first {
+            arena.push('+');
+        }
+        first = false;
+        arena.push_str(s);
+    };
+    let ptext = &parent.text;
+    for &(j, s, e) in parent.pieces.iter() {
+        if j == i {
+            continue;
+        }
+        let other = &ptext[s as usize..e as usize];
+        while k < pieces.len() && piece(k) < other {
+            push(arena, piece(k));
+            k += 1;
+        }
+        push(arena, other);
+    }
+    for k in k..pieces.len() {
+        push(arena, piece(k));
+    }
+    if first {
+        arena.push('!');
+    }
+}
 
 /// Appends the lands of a form (`+`-separated, none for `!`) to `out`, reporting each one's range.
 fn push_pieces(form: &str, out: &mut String, mut each: impl FnMut(u32, u32)) {

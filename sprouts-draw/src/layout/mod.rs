@@ -31,7 +31,7 @@ use sprouts_geom::{CubicBez, Piece, Point, Spline};
 use sprouts_topo::{Move, RegionId, SpotId};
 
 use crate::analyse::{Analysis, analyse};
-use crate::drawing::{Curve, CurveId, Drawing, DrawingError, DrawnSpot, Settings};
+use crate::drawing::{Curve, CurveId, Drawing, DrawingError, DrawnSpot, Settings, WorldSize};
 use map::Map;
 use polish::{Net, PolishParams};
 use triangulate::{Kind, Triangulation};
@@ -163,12 +163,50 @@ pub(crate) fn fresh_drawing(
     mv: Option<&MovePart>,
 ) -> Result<(Drawing, FreshReport), LayoutError> {
     let _span = tracing::debug_span!("fresh_drawing", spots = map.spots.len()).entered();
-    let world = drawing.world();
+    let (lo, hi) = layout_box(drawing, settings);
+    let (mut net, vertices, grid) = grid_net(map, outside, drawing.world(), lo, hi)?;
+    let steps = spread_net(&mut net, map, lo, hi, options);
+    let (clearance, _) = net.gaps();
+    let (radius, smaller_spots) = spot_radii(&net, map, settings);
+    let (straight, splines) = curve_splines(&net)?;
+    let parts = FreshParts {
+        drawing,
+        net: &net,
+        radius: &radius,
+        mv,
+    };
+    let (d, straight_curves) = checked_drawing(&parts, splines, &straight)?;
+    Ok((
+        d,
+        FreshReport {
+            vertices,
+            grid,
+            clearance,
+            iterations: steps,
+            smaller_spots,
+            straight_curves,
+            outside: RegionId::from_index(outside),
+            layouts: (1, 1),
+            descent: (0, 0),
+            failures: Vec::new(),
+        },
+    ))
+}
+
+/// The net of `map`'s grid drawing (`outside` drawn as the outside) placed in the box `lo` to
+/// `hi`: its nodes the spots, then the subdivision vertices of the curves; with the vertices
+/// of the triangulation and the grid's size. A map with no triangulation has its spots at the
+/// world's centre.
+fn grid_net(
+    map: &Map,
+    outside: usize,
+    world: WorldSize,
+    lo: Point,
+    hi: Point,
+) -> Result<(Net, usize, (i64, i64)), LayoutError> {
     let nv = map.spots.len();
     let ne = map.edge_count();
-    let (lo, hi) = layout_box(drawing, settings);
-    // Nodes of the net: spots, then the subdivision vertices of the curves.
-    let (mut net, vertices, grid) = match Triangulation::new(map, outside)? {
+    Ok(match Triangulation::new(map, outside)? {
         None => {
             let c = Point::new(0.5 * world.width, 0.5 * world.height);
             (
@@ -230,11 +268,18 @@ pub(crate) fn fresh_drawing(
                 (2 * n - 4, n - 2),
             )
         }
-    };
+    })
+}
+
+/// Spreads the net's points in the box `lo` to `hi` (two rounds of the polish, the long legs
+/// split between them); returns the polish steps taken.
+fn spread_net(net: &mut Net, map: &Map, lo: Point, hi: Point, options: &FreshOptions) -> u32 {
+    let nv = map.spots.len();
+    let ne = map.edge_count();
     let area = (hi.x - lo.x) * (hi.y - lo.y);
     let spacing = (area / (nv + 2 * ne).max(1) as f64).sqrt() * 0.6;
     // Two points per leg to start with; long legs are split again half way.
-    split_each_leg(&mut net);
+    split_each_leg(net);
     let params = PolishParams {
         lo,
         hi,
@@ -242,17 +287,22 @@ pub(crate) fn fresh_drawing(
         iterations: options.iterations / 2,
         room: options.room,
     };
-    let mut steps = polish::polish(&mut net, &params);
+    let mut steps = polish::polish(net, &params);
     net.subdivide(1.5 * spacing);
     steps += polish::polish(
-        &mut net,
+        net,
         &PolishParams {
             iterations: options.iterations - options.iterations / 2,
             ..params
         },
     );
-    let (clearance, _) = net.gaps();
-    // Spot sizes: the settings' radius where there is room, else less.
+    steps
+}
+
+/// Spot sizes: the settings' radius where there is room, else less; with the spots drawn
+/// smaller.
+fn spot_radii(net: &Net, map: &Map, settings: &Settings) -> (Vec<f64>, Vec<SpotId>) {
+    let nv = map.spots.len();
     let gaps = net.spot_gaps();
     let mut radius = vec![settings.spot_radius; nv];
     let mut smaller_spots = Vec::new();
@@ -263,8 +313,13 @@ pub(crate) fn fresh_drawing(
             smaller_spots.push(map.spots[v]);
         }
     }
-    // Splines: the polylines with their corners cut by short quadratic arcs (each within a
-    // quarter of its corner's least gap, so nothing can meet), else the polylines.
+    (radius, smaller_spots)
+}
+
+/// The curves' splines: the polylines' straight splines, and the polylines with their
+/// corners cut by short quadratic arcs (each within a quarter of its corner's least gap, so
+/// nothing can meet), else the polylines.
+fn curve_splines(net: &Net) -> Result<(Vec<Spline>, Vec<Spline>), LayoutError> {
     let (_, part) = net.gaps();
     let polylines: Vec<Vec<Point>> = net
         .paths
@@ -275,7 +330,7 @@ pub(crate) fn fresh_drawing(
         .iter()
         .map(|p| straight_spline(p))
         .collect::<Result<_, _>>()?;
-    let mut splines: Vec<Spline> = net
+    let splines: Vec<Spline> = net
         .paths
         .iter()
         .zip(&straight)
@@ -285,8 +340,29 @@ pub(crate) fn fresh_drawing(
             rounded_spline(&pts, &gaps).unwrap_or_else(|| s.clone())
         })
         .collect();
-    let mut straight_curves: Vec<CurveId> = Vec::new();
-    let assemble = |splines: &[Spline]| -> Result<Drawing, LayoutError> {
+    Ok((straight, splines))
+}
+
+/// What a fresh picture is assembled from beside its curves' splines: the drawing laid out
+/// afresh (its spots and curves), the net, the spots' radii and the move's part.
+struct FreshParts<'a> {
+    drawing: &'a Drawing,
+    net: &'a Net,
+    radius: &'a [f64],
+    mv: Option<&'a MovePart>,
+}
+
+impl FreshParts<'_> {
+    /// The picture with these splines for the drawing's curves, then for the move's two.
+    fn assemble(&self, splines: &[Spline]) -> Result<Drawing, LayoutError> {
+        let FreshParts {
+            drawing,
+            net,
+            radius,
+            mv,
+        } = *self;
+        let world = drawing.world();
+        let nv = radius.len();
         let spots: Vec<DrawnSpot> = drawing
             .spots()
             .iter()
@@ -318,11 +394,21 @@ pub(crate) fn fresh_drawing(
             )?;
         }
         Ok(d)
-    };
-    // Up to a few rounds of replacing the curves the analysis names by their polylines.
+    }
+}
+
+/// The assembled picture that `analyse` takes: up to a few rounds of replacing the curves the
+/// analysis names by their polylines, at last every curve as its polyline; with the curves
+/// left as polylines.
+fn checked_drawing(
+    parts: &FreshParts<'_>,
+    mut splines: Vec<Spline>,
+    straight: &[Spline],
+) -> Result<(Drawing, Vec<CurveId>), LayoutError> {
+    let mut straight_curves: Vec<CurveId> = Vec::new();
     let mut done = None;
     for _ in 0..8 {
-        let d = assemble(&splines)?;
+        let d = parts.assemble(&splines)?;
         match analyse(&d) {
             Ok(_) => {
                 done = Some(d);
@@ -349,26 +435,12 @@ pub(crate) fn fresh_drawing(
         Some(d) => d,
         None => {
             straight_curves = (0..splines.len()).map(|k| CurveId(k as u32)).collect();
-            let d = assemble(&straight)?;
+            let d = parts.assemble(straight)?;
             analyse(&d).map_err(|e| LayoutError::Picture(e.to_string()))?;
             d
         }
     };
-    Ok((
-        d,
-        FreshReport {
-            vertices,
-            grid,
-            clearance,
-            iterations: steps,
-            smaller_spots,
-            straight_curves,
-            outside: RegionId::from_index(outside),
-            layouts: (1, 1),
-            descent: (0, 0),
-            failures: Vec::new(),
-        },
-    ))
+    Ok((d, straight_curves))
 }
 
 /// The box the spots of a fresh layout are placed in: a minimum clearance and a spot's radius

@@ -71,18 +71,10 @@ impl Refusal {
 
 /// Whether a refusal of the move asked is one another move giving the same game could avoid:
 /// refusals of the drawing (no way, no room, wrong enclosure, certificate, fit, picture,
-/// authority check), not of the move itself (unknown spot, no life, illegal).
+/// authority check), not of the move itself (unknown spot, no life, illegal): those that want
+/// room ([`crate::ladder::wants_room`]), and the picture's and the authority check's.
 pub(crate) fn worth_another_move(e: &Refusal) -> bool {
-    matches!(
-        e,
-        Refusal::NoRoomAtSpot(_)
-            | Refusal::NoPath { .. }
-            | Refusal::WrongEnclosure { .. }
-            | Refusal::Certificate { .. }
-            | Refusal::Fit(_)
-            | Refusal::Picture(_)
-            | Refusal::Mismatch(_)
-    )
+    crate::ladder::wants_room(e) || matches!(e, Refusal::Picture(_) | Refusal::Mismatch(_))
 }
 
 /// A cheap invariant of [`Position::canonical_unreduced`]: the total lives and the sorted

@@ -53,20 +53,22 @@ fn last_state(msgs: &[ServerMsg]) -> StateMsg {
         .expect("a state message")
 }
 
+/// A new game of `spots` seeds in normal play, Blue first, on an 800 x 600 drawing area.
+fn new_game_msg(spots: u32, players: [PlayerSpec; 2]) -> ClientMsg {
+    ClientMsg::NewGame {
+        session: SID.into(),
+        spots,
+        position: None,
+        convention: super::protocol::ConventionName::Normal,
+        players,
+        first: 0,
+        width: 800.0,
+        height: 600.0,
+    }
+}
+
 fn new_game(s: &mut Session, spots: u32, players: [PlayerSpec; 2]) -> StateMsg {
-    let msgs = send(
-        s,
-        ClientMsg::NewGame {
-            session: SID.into(),
-            spots,
-            position: None,
-            convention: super::protocol::ConventionName::Normal,
-            players,
-            first: 0,
-            width: 800.0,
-            height: 600.0,
-        },
-    );
+    let msgs = send(s, new_game_msg(spots, players));
     last_state(&msgs)
 }
 
@@ -481,16 +483,6 @@ fn new_game_and_load_are_set_up_off_the_connection() {
     let ServerMsg::Saved { json } = &saved[0] else {
         panic!("{saved:?}")
     };
-    let new_game_msg = |spots: u32, players: [PlayerSpec; 2]| ClientMsg::NewGame {
-        session: SID.into(),
-        spots,
-        position: None,
-        convention: super::protocol::ConventionName::Normal,
-        players,
-        first: 0,
-        width: 800.0,
-        height: 600.0,
-    };
     let humans = [PlayerSpec::Human, PlayerSpec::Human];
     let before = s.state();
     let first = s.handle(new_game_msg(4, humans.clone()));
@@ -684,16 +676,7 @@ fn space_during_the_ladder_skips_the_search_and_still_draws() {
         let random = PlayerSpec::Computer {
             spec: "random".into(),
         };
-        let mut r = s.handle(ClientMsg::NewGame {
-            session: SID.into(),
-            spots: 6,
-            position: None,
-            convention: super::protocol::ConventionName::Normal,
-            players: [random.clone(), random],
-            first: 0,
-            width: 800.0,
-            height: 600.0,
-        });
+        let mut r = s.handle(new_game_msg(6, [random.clone(), random]));
         let mut state = None;
         loop {
             if let Some(st) = r.msgs.iter().rev().find_map(|m| match m {

@@ -160,99 +160,19 @@ impl PairScratch {
         class: u8,
         slot: usize,
     ) {
-        let toks_of = |b: usize| &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
-        let class_of = |t: u8| if t >= LABEL { class } else { t };
         // The labelled boundaries in the orientation, and their least letter-blind words.
-        let mut tokens = [[0u8; MAX_LEN]; 2];
-        let mut blind = [[0u8; MAX_LEN]; 2];
-        let mut len = [0usize; 2];
+        let mut lab = Labelled {
+            tokens: [[0u8; MAX_LEN]; 2],
+            blind: [[0u8; MAX_LEN]; 2],
+            len: [0usize; 2],
+        };
         // The regions' other boundaries: each a piece of one boundary, whose code is its least
         // word (a bag: its spots by class), sorted into the region's code.
         self.words.clear();
         for side in 0..2 {
-            let r = rs + side;
-            let kids = &mut self.kids[side];
-            kids.clear();
-            for b in shape.reg[r] as usize..shape.reg[r + 1] as usize {
-                if b == labelled[side] {
-                    continue;
-                }
-                let s = self.words.len();
-                let toks = toks_of(b);
-                match *toks {
-                    [a] => self.words.push(a as u8),
-                    // One or two spots (and a bag) read least in increasing class.
-                    [a, c] => {
-                        self.words.push(a.min(c) as u8);
-                        self.words.push(a.max(c) as u8);
-                    }
-                    _ if shape.bag[b] => {
-                        self.words.extend(toks.iter().map(|&t| t as u8));
-                        self.words[s..].sort_unstable();
-                    }
-                    _ => {
-                        self.tmp.clear();
-                        self.tmp.extend(toks.iter().map(|&t| t as u8));
-                        if mirror {
-                            self.tmp.reverse();
-                        }
-                        let k = least_rotation(&self.tmp);
-                        self.words.extend_from_slice(&self.tmp[k..]);
-                        self.words.extend_from_slice(&self.tmp[..k]);
-                    }
-                }
-                // Insertion into the sorted list.
-                let e = self.words.len();
-                let words = &self.words;
-                let mut j = kids.len();
-                kids.push((s as u16, e as u16));
-                while j > 0 && {
-                    let (ps, pe) = kids[j - 1];
-                    words[ps as usize..pe as usize] > words[s..e]
-                } {
-                    kids[j] = kids[j - 1];
-                    j -= 1;
-                }
-                kids[j] = (s as u16, e as u16);
-            }
-            let code = &mut self.region_code[side];
-            code.clear();
-            code.push(U_REG);
-            for &(s, e) in kids.iter() {
-                code.push(U_GRP);
-                code.extend(
-                    self.words[s as usize..e as usize]
-                        .iter()
-                        .map(|&c| U_CLASS + c),
-                );
-                code.push(U_END);
-            }
-            code.push(U_END);
-            let b = labelled[side];
-            let bag = shape.bag[b];
-            let toks = toks_of(b);
-            let m = toks.len();
-            len[side] = m;
-            for (k, &t) in toks.iter().enumerate() {
-                let t = if t >= LABEL_BASE {
-                    LABEL + (t - LABEL_BASE) as u8
-                } else {
-                    t as u8
-                };
-                tokens[side][if mirror && !bag { m - 1 - k } else { k }] = t;
-                blind[side][k] = class_of(t);
-            }
-            let w = &mut blind[side][..m];
-            if bag {
-                // Anonymous spots by class, then the labels (whose class is above any spot's).
-                w.sort_unstable();
-            } else {
-                if mirror {
-                    w.reverse();
-                }
-                let k = least_rotation(w);
-                w.rotate_left(k);
-            }
+            self.kid_words(shape, rs + side, labelled[side], mirror, side);
+            self.write_region_code(side);
+            lab.read(shape, labelled[side], side, mirror, class);
         }
         // The first boundaries the piece may be read from.
         let has_kids = [!self.kids[0].is_empty(), !self.kids[1].is_empty()];
@@ -260,96 +180,14 @@ impl PairScratch {
         let starts = if root_2 {
             has_kids
         } else {
-            match (&blind[0][..len[0]], &self.region_code[0])
-                .cmp(&(&blind[1][..len[1]], &self.region_code[1]))
-            {
-                std::cmp::Ordering::Less => [true, false],
-                std::cmp::Ordering::Greater => [false, true],
-                std::cmp::Ordering::Equal => [true, true],
-            }
+            self.least_blind_starts(&lab)
         };
-        // The least other word over the readings of the first boundaries.
-        let mut best = [0u8; MAX_LEN];
-        let mut best_start = usize::MAX;
-        for s in (0..2).filter(|&s| starts[s]) {
-            let o = 1 - s;
-            let (m, mo) = (len[s], len[o]);
-            let other_bag = shape.bag[labelled[o]];
-            let mut reading = [0u8; MAX_LEN];
-            let mut try_reading = |reading: &[u8]| {
-                // Labels named in order of reading.
-                let mut names = [0u8; MAX_LABELS];
-                let mut next = 0u8;
-                for &t in reading {
-                    if t >= LABEL {
-                        names[usize::from(t - LABEL)] = next;
-                        next += 1;
-                    }
-                }
-                let mut other = [0u8; MAX_LEN];
-                for (u, &t) in other.iter_mut().zip(&tokens[o][..mo]) {
-                    *u = if t >= LABEL {
-                        U_REF + names[usize::from(t - LABEL)]
-                    } else {
-                        U_CLASS + t
-                    };
-                }
-                let w = &mut other[..mo];
-                if other_bag {
-                    w.sort_unstable();
-                } else {
-                    let k = least_rotation(w);
-                    w.rotate_left(k);
-                }
-                if best_start == usize::MAX || *w < best[..mo] {
-                    best[..mo].copy_from_slice(w);
-                    best_start = s;
-                }
-            };
-            if shape.bag[labelled[s]] {
-                // Its spots by class, then its labels in every order.
-                reading[..m].copy_from_slice(&tokens[s][..m]);
-                reading[..m].sort_unstable();
-                let n_anon = reading[..m].iter().filter(|&&t| t < LABEL).count();
-                let n = m - n_anon;
-                let labels = [
-                    reading[n_anon],
-                    reading[(n_anon + 1).min(m - 1)],
-                    reading[(n_anon + 2).min(m - 1)],
-                ];
-                let count = match n {
-                    0 | 1 => 1,
-                    2 => 3,
-                    _ => 6,
-                };
-                for order in &ORDERS_OF_THREE[..count] {
-                    if order[..n].iter().any(|&i| i >= n) {
-                        continue;
-                    }
-                    for (k, &i) in order[..n].iter().enumerate() {
-                        reading[n_anon + k] = labels[i];
-                    }
-                    try_reading(&reading[..m]);
-                }
-            } else {
-                let w = &tokens[s][..m];
-                for r in 0..m {
-                    if (0..m).any(|k| {
-                        class_of(w[if r + k < m { r + k } else { r + k - m }]) != blind[s][k]
-                    }) {
-                        continue;
-                    }
-                    reading[..m - r].copy_from_slice(&w[r..]);
-                    reading[m - r..m].copy_from_slice(&w[..r]);
-                    try_reading(&reading[..m]);
-                }
-            }
-        }
+        let (best, best_start) = least_other_word(shape, labelled, &lab, starts, class);
         // The code.
         let (s, o) = (best_start, 1 - best_start);
         let code = &mut self.code[slot];
         code.clear();
-        let first = blind[s][..len[s]].iter().map(|&c| {
+        let first = lab.blind[s][..lab.len[s]].iter().map(|&c| {
             if c == class {
                 U_NEW + class
             } else {
@@ -368,10 +206,218 @@ impl PairScratch {
             code.extend_from_slice(&self.region_code[s]);
         }
         code.push(U_BND);
-        code.extend_from_slice(&best[..len[o]]);
+        code.extend_from_slice(&best[..lab.len[o]]);
         code.extend_from_slice(&self.region_code[o]);
         code.push(U_END);
     }
+
+    /// The least words of region `r`'s boundaries other than `skip` (appended to `self.words`),
+    /// their ranges sorted into `self.kids[side]`.
+    fn kid_words(&mut self, shape: &Shape, r: usize, skip: usize, mirror: bool, side: usize) {
+        let kids = &mut self.kids[side];
+        kids.clear();
+        for b in shape.reg[r] as usize..shape.reg[r + 1] as usize {
+            if b == skip {
+                continue;
+            }
+            let s = self.words.len();
+            let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
+            match *toks {
+                [a] => self.words.push(a as u8),
+                // One or two spots (and a bag) read least in increasing class.
+                [a, c] => {
+                    self.words.push(a.min(c) as u8);
+                    self.words.push(a.max(c) as u8);
+                }
+                _ if shape.bag[b] => {
+                    self.words.extend(toks.iter().map(|&t| t as u8));
+                    self.words[s..].sort_unstable();
+                }
+                _ => {
+                    self.tmp.clear();
+                    self.tmp.extend(toks.iter().map(|&t| t as u8));
+                    if mirror {
+                        self.tmp.reverse();
+                    }
+                    let k = least_rotation(&self.tmp);
+                    self.words.extend_from_slice(&self.tmp[k..]);
+                    self.words.extend_from_slice(&self.tmp[..k]);
+                }
+            }
+            // Insertion into the sorted list.
+            let e = self.words.len();
+            let words = &self.words;
+            let mut j = kids.len();
+            kids.push((s as u16, e as u16));
+            while j > 0 && {
+                let (ps, pe) = kids[j - 1];
+                words[ps as usize..pe as usize] > words[s..e]
+            } {
+                kids[j] = kids[j - 1];
+                j -= 1;
+            }
+            kids[j] = (s as u16, e as u16);
+        }
+    }
+
+    /// Region `side`'s code, from its other boundaries' sorted words, into
+    /// `self.region_code[side]`.
+    fn write_region_code(&mut self, side: usize) {
+        let kids = &self.kids[side];
+        let code = &mut self.region_code[side];
+        code.clear();
+        code.push(U_REG);
+        for &(s, e) in kids.iter() {
+            code.push(U_GRP);
+            code.extend(
+                self.words[s as usize..e as usize]
+                    .iter()
+                    .map(|&c| U_CLASS + c),
+            );
+            code.push(U_END);
+        }
+        code.push(U_END);
+    }
+
+    /// The labelled boundaries whose least blind word, with its region's code, is least (both
+    /// when they are equal).
+    fn least_blind_starts(&self, lab: &Labelled) -> [bool; 2] {
+        match (&lab.blind[0][..lab.len[0]], &self.region_code[0])
+            .cmp(&(&lab.blind[1][..lab.len[1]], &self.region_code[1]))
+        {
+            std::cmp::Ordering::Less => [true, false],
+            std::cmp::Ordering::Greater => [false, true],
+            std::cmp::Ordering::Equal => [true, true],
+        }
+    }
+}
+
+/// The two labelled boundaries of a land of two regions in one orientation: their tokens
+/// (labels as `LABEL + label`), their least letter-blind words (labels as `class`), and their
+/// lengths.
+struct Labelled {
+    tokens: [[u8; MAX_LEN]; 2],
+    blind: [[u8; MAX_LEN]; 2],
+    len: [usize; 2],
+}
+
+impl Labelled {
+    /// Reads boundary `b` of `shape` as side `side`'s labelled boundary.
+    fn read(&mut self, shape: &Shape, b: usize, side: usize, mirror: bool, class: u8) {
+        let bag = shape.bag[b];
+        let toks = &shape.toks[shape.bnd[b] as usize..shape.bnd[b + 1] as usize];
+        let m = toks.len();
+        self.len[side] = m;
+        for (k, &t) in toks.iter().enumerate() {
+            let t = if t >= LABEL_BASE {
+                LABEL + (t - LABEL_BASE) as u8
+            } else {
+                t as u8
+            };
+            self.tokens[side][if mirror && !bag { m - 1 - k } else { k }] = t;
+            self.blind[side][k] = if t >= LABEL { class } else { t };
+        }
+        let w = &mut self.blind[side][..m];
+        if bag {
+            // Anonymous spots by class, then the labels (whose class is above any spot's).
+            w.sort_unstable();
+        } else {
+            if mirror {
+                w.reverse();
+            }
+            let k = least_rotation(w);
+            w.rotate_left(k);
+        }
+    }
+}
+
+/// The least other word over the readings of the first boundaries (`starts`), with the side
+/// read first.
+fn least_other_word(
+    shape: &Shape,
+    labelled: [usize; 2],
+    lab: &Labelled,
+    starts: [bool; 2],
+    class: u8,
+) -> ([u8; MAX_LEN], usize) {
+    let class_of = |t: u8| if t >= LABEL { class } else { t };
+    let mut best = [0u8; MAX_LEN];
+    let mut best_start = usize::MAX;
+    for s in (0..2).filter(|&s| starts[s]) {
+        let o = 1 - s;
+        let (m, mo) = (lab.len[s], lab.len[o]);
+        let other_bag = shape.bag[labelled[o]];
+        let mut reading = [0u8; MAX_LEN];
+        let mut try_reading = |reading: &[u8]| {
+            // Labels named in order of reading.
+            let mut names = [0u8; MAX_LABELS];
+            let mut next = 0u8;
+            for &t in reading {
+                if t >= LABEL {
+                    names[usize::from(t - LABEL)] = next;
+                    next += 1;
+                }
+            }
+            let mut other = [0u8; MAX_LEN];
+            for (u, &t) in other.iter_mut().zip(&lab.tokens[o][..mo]) {
+                *u = if t >= LABEL {
+                    U_REF + names[usize::from(t - LABEL)]
+                } else {
+                    U_CLASS + t
+                };
+            }
+            let w = &mut other[..mo];
+            if other_bag {
+                w.sort_unstable();
+            } else {
+                let k = least_rotation(w);
+                w.rotate_left(k);
+            }
+            if best_start == usize::MAX || *w < best[..mo] {
+                best[..mo].copy_from_slice(w);
+                best_start = s;
+            }
+        };
+        if shape.bag[labelled[s]] {
+            // Its spots by class, then its labels in every order.
+            reading[..m].copy_from_slice(&lab.tokens[s][..m]);
+            reading[..m].sort_unstable();
+            let n_anon = reading[..m].iter().filter(|&&t| t < LABEL).count();
+            let n = m - n_anon;
+            let labels = [
+                reading[n_anon],
+                reading[(n_anon + 1).min(m - 1)],
+                reading[(n_anon + 2).min(m - 1)],
+            ];
+            let count = match n {
+                0 | 1 => 1,
+                2 => 3,
+                _ => 6,
+            };
+            for order in &ORDERS_OF_THREE[..count] {
+                if order[..n].iter().any(|&i| i >= n) {
+                    continue;
+                }
+                for (k, &i) in order[..n].iter().enumerate() {
+                    reading[n_anon + k] = labels[i];
+                }
+                try_reading(&reading[..m]);
+            }
+        } else {
+            let w = &lab.tokens[s][..m];
+            for r in 0..m {
+                if (0..m).any(|k| {
+                    class_of(w[if r + k < m { r + k } else { r + k - m }]) != lab.blind[s][k]
+                }) {
+                    continue;
+                }
+                reading[..m - r].copy_from_slice(&w[r..]);
+                reading[m - r..m].copy_from_slice(&w[..r]);
+                try_reading(&reading[..m]);
+            }
+        }
+    }
+    (best, best_start)
 }
 
 /// The tree's orientation invariant (see `TreeScratch::orientation_keys`) for the land of two

@@ -10,22 +10,14 @@ const CAMPAIGN_KEY = "sprouts.campaign";
 S.campaign = { levels: [], won: new Set(), kept: false, active: null, pending: null, sent: null };
 
 (function campaignMenu() {
-  const css = document.createElement("style");
-  css.textContent =
+  const button = addMenu($("menus"),
     "#d-campaign { max-width: 40em; }" +
     "#campaign-levels { max-height: 60vh; overflow: auto; }" +
     "#campaign-levels h3 { margin: 8px 0 4px; font-size: 14px; }" +
     "#campaign-levels button { min-width: 4.5em; margin: 2px; }" +
     "#campaign-levels button.won { background: #c8e6c9; }" +
-    "#campaign-info { margin-left: 8px; color: #2e7d32; }";
-  document.head.appendChild(css);
-  const button = document.createElement("button");
-  button.id = "b-campaign"; button.textContent = "Campaign";
-  button.title = "Positions from real games to win against the perfect player";
-  $("menus").appendChild(button);
-  const info = document.createElement("span");
-  info.id = "campaign-info";
-  $("menus").appendChild(info);
+    "#campaign-info { margin-left: 8px; color: #2e7d32; }",
+    { id: "b-campaign", label: "Campaign", title: "Positions from real games to win against the perfect player", info: "campaign-info" });
   const dialog = document.createElement("dialog");
   dialog.id = "d-campaign";
   dialog.setAttribute("aria-labelledby", "campaign-title");

@@ -9,20 +9,13 @@ const NET_KEY = "sprouts-net";
 S.net = null;
 
 (function netMenu() {
-  const css = document.createElement("style");
-  css.textContent =
+  const button = addMenu(document.querySelector("header"),
     "#wrap.net-wait { opacity: .45; pointer-events: none; }" +
     "#wrap.net-idle { pointer-events: none; }" +
     "#net-info { margin-left: 8px; color: #555; }" +
     "#d-net input[type=text] { width: 24em; font: 12px ui-monospace, monospace; }" +
-    "#d-net section { border-top: 1px solid #ddd; margin-top: 8px; padding-top: 6px; }";
-  document.head.appendChild(css);
-  const button = document.createElement("button");
-  button.id = "b-net"; button.textContent = "Net"; button.title = "Play another person over the network";
-  const info = document.createElement("span");
-  info.id = "net-info";
-  const header = document.querySelector("header");
-  header.appendChild(button); header.appendChild(info);
+    "#d-net section { border-top: 1px solid #ddd; margin-top: 8px; padding-top: 6px; }",
+    { id: "b-net", label: "Net", title: "Play another person over the network", info: "net-info" });
   const dialog = document.createElement("dialog");
   dialog.id = "d-net";
   dialog.innerHTML =

@@ -31,4 +31,17 @@ const S = window.sprouts = {
   zoom: null,
 };
 S.on = (type, fn) => { (S.hooks[type] = S.hooks[type] || []).push(fn); };
+// A feature's menu: its style sheet added to the page, and its button (`id`, `label`, `title`)
+// with a span for its information (`info`, an id) after it, both appended to `parent`.
+function addMenu(parent, css, { id, label, title, info }) {
+  const style = document.createElement("style");
+  style.textContent = css;
+  document.head.appendChild(style);
+  const button = document.createElement("button");
+  button.id = id; button.textContent = label; button.title = title;
+  const span = document.createElement("span");
+  span.id = info;
+  parent.appendChild(button); parent.appendChild(span);
+  return button;
+}
 
