@@ -287,4 +287,6 @@ pub fn relax_words(r: &RelaxReport) -> String {
 }
 
 #[cfg(test)]
+mod local_tests;
+#[cfg(test)]
 mod tests;
