@@ -378,7 +378,10 @@ impl Board {
             log.push("ladder step 2 (moves giving the same game) is off".into());
         }
         if options.local {
-            let ghost = seen.borrow().clone();
+            let mut ghost = seen.borrow().clone();
+            if ghost.is_empty() {
+                ghost = crate::route::ghost_of_move(&self.view(), mv, &first).unwrap_or_default();
+            }
             let mut attempt = |b: &mut Board, o: &mut dyn FnMut(&[Point])| b.draw_move(mv, o);
             if let Some(report) = self.rung_local(
                 &first,
@@ -700,7 +703,11 @@ impl Board {
             ..request.clone()
         };
         if h.local {
-            let ghost = seen.borrow().clone();
+            let mut ghost = seen.borrow().clone();
+            if ghost.is_empty() {
+                ghost = crate::route::ghost_of_request(&self.view(), request, &first)
+                    .unwrap_or_default();
+            }
             let mut attempt =
                 |b: &mut Board, o: &mut dyn FnMut(&[Point])| b.draw_request(&again, o);
             if let Some(mut report) = self.rung_local(
