@@ -453,7 +453,10 @@ impl Board {
 
     /// Rung 3, M: room made locally and the move drawn by `attempt` after each change, as one
     /// undo step ([`Board::local_room`]); the board is as it was unless the move was drawn.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the move's refusal, ghost and attempt beside the ladder's own arguments"
+    )]
     fn rung_local(
         &mut self,
         first: &Refusal,

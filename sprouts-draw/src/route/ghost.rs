@@ -30,7 +30,8 @@ pub(crate) fn widest_of(r: &Refusal) -> Option<f64> {
 /// found when the band's is not used; `None` when there is no way even there.
 fn ghost_of_plan(view: &BoardView<'_>, plan: &Plan, widest: f64) -> Option<Vec<Point>> {
     let d0 = view.settings.min_clearance;
-    if !(widest >= LEAST_WIDEST * d0) {
+    // A NaN widest is no way either.
+    if widest.is_nan() || widest < LEAST_WIDEST * d0 {
         return None;
     }
     let _span = tracing::debug_span!("ghost", widest).entered();
