@@ -830,9 +830,7 @@ impl Board {
                 Err(why) => log.push(format!("Room step {name}, in {seconds:.2} s: {why}")),
             }
         }
-        log.push(
-            "the Room steps checked are used up; M, A, R, Z and . can be pressed by hand".into(),
-        );
+        log.push("the Room steps checked are used up; A, R, Z and . can be pressed by hand".into());
         Err(refused(log, first))
     }
 }

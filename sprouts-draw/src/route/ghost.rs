@@ -79,3 +79,56 @@ pub(crate) fn ghost_of_request(
     let plan = plans.into_iter().find_map(Result::ok)?;
     ghost_of_plan(view, &plan, widest)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use crate::drawing::{Settings, WorldSize};
+
+    fn no_path(widest: f64) -> Refusal {
+        Refusal::NoPath {
+            widest,
+            needed: 6.0,
+            spots: Vec::new(),
+            curves: Vec::new(),
+        }
+    }
+
+    /// On an open board the ghost at a given clearance runs from one spot to the other through
+    /// the free space; no ghost below a quarter of `d0`, nor for a refusal naming no way.
+    #[test]
+    fn a_ghost_runs_between_the_move_s_spots_at_the_widest_clearance() {
+        let board = Board::new(2, WorldSize::new(400.0, 300.0), Settings::default()).unwrap();
+        let pos = board.position().clone();
+        let mv = pos.moves().find(|m| m.describe(&pos) == "1 -> 2").unwrap();
+        let d = board.drawing();
+        let (a, b) = (d.spots()[0].centre, d.spots()[1].centre);
+        let ghost = ghost_of_move(&board.view(), &mv, &no_path(4.0)).expect("a ghost");
+        let (first, last) = (ghost[0], *ghost.last().unwrap());
+        let r = board.settings().spot_radius;
+        assert!(
+            (first - a).norm() <= r + 1e-6 || (first - b).norm() <= r + 1e-6,
+            "{first:?}"
+        );
+        assert!(
+            (last - a).norm() <= r + 1e-6 || (last - b).norm() <= r + 1e-6,
+            "{last:?}"
+        );
+        for p in &ghost {
+            assert!(
+                p.x > 0.0 && p.y > 0.0 && p.x < 400.0 && p.y < 300.0,
+                "{p:?}"
+            );
+        }
+        assert!(ghost_of_move(&board.view(), &mv, &no_path(1.0)).is_none());
+        assert!(ghost_of_move(&board.view(), &mv, &no_path(f64::NAN)).is_none());
+        assert!(ghost_of_move(&board.view(), &mv, &Refusal::Illegal("x".into())).is_none());
+        let wrapped = Refusal::Equivalents {
+            words: "1 -> 2".into(),
+            asked: Box::new(no_path(4.0)),
+            tried: Vec::new(),
+        };
+        assert_eq!(widest_of(&wrapped), Some(4.0));
+    }
+}
