@@ -21,6 +21,7 @@ fn mid_game(n: u32, moves: usize, w: f64, h: f64) -> Board {
     let stop = AtomicBool::new(false);
     let ladder = LadderOptions {
         equivalents: false,
+        local: false,
         rearrange: false,
         fresh_options: FreshOptions::default(),
         ..LadderOptions::default()

@@ -56,9 +56,10 @@ pub(crate) struct SelfplayArgs {
     #[arg(long, requires = "draw")]
     fresh: bool,
     /// With --draw: the Room steps the ladder takes when the router refuses a move, as
-    /// letters: `A` (the curves relaxed, spots kept), `R` (the whole picture relaxed), `Z`
+    /// letters: `M` (spots slid along their curves, seeds moved, curves pushed apart round the
+    /// move's way), `A` (the curves relaxed, spots kept), `R` (the whole picture relaxed), `Z`
     /// (the picture afresh with the move), `.` (•: afresh with spots drawn smaller where there
-    /// is no room), or `none` (spec 4.1, 4.5, 4.6).
+    /// is no room), or `none` (spec 4.1, 4.3 to 4.6).
     #[arg(long, value_name = "STEPS", default_value = "R", requires = "draw", value_parser = parse_room)]
     room: RoomSteps,
     /// With --draw: write each game's final picture (SVG) and saved game (JSON) here, and for
@@ -76,13 +77,14 @@ pub(crate) struct SelfplayArgs {
 /// The Room steps of `--room`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct RoomSteps {
+    local: bool,
     adjust: bool,
     rearrange: bool,
     fresh: bool,
     smaller: bool,
 }
 
-/// Reads `--room`: letters A, R, Z and `.` (or `•`; either case, each at most once), or
+/// Reads `--room`: letters M, A, R, Z and `.` (or `•`; either case, each at most once), or
 /// `none`.
 fn parse_room(text: &str) -> Result<RoomSteps, String> {
     let mut steps = RoomSteps::default();
@@ -91,18 +93,19 @@ fn parse_room(text: &str) -> Result<RoomSteps, String> {
     }
     for c in text.chars() {
         let seen = match c.to_ascii_uppercase() {
+            'M' => std::mem::replace(&mut steps.local, true),
             'A' => std::mem::replace(&mut steps.adjust, true),
             'R' => std::mem::replace(&mut steps.rearrange, true),
             'Z' => std::mem::replace(&mut steps.fresh, true),
             '.' | '•' => std::mem::replace(&mut steps.smaller, true),
-            _ => return Err(format!("`{c}` is not a Room step (A, R, Z or .)")),
+            _ => return Err(format!("`{c}` is not a Room step (M, A, R, Z or .)")),
         };
         if seen {
             return Err(format!("`{c}` is given twice"));
         }
     }
     if steps == RoomSteps::default() {
-        return Err("no Room step given (A, R, Z, . or none)".into());
+        return Err("no Room step given (M, A, R, Z, . or none)".into());
     }
     Ok(steps)
 }
@@ -623,6 +626,7 @@ fn new_game(args: &SelfplayArgs, g: u32, first: usize) -> anyhow::Result<Game> {
         .with_ladder(LadderOptions {
             fresh: args.fresh || args.room.fresh,
             smaller_spots: args.fresh || args.room.smaller,
+            local: args.room.local,
             adjust: args.room.adjust,
             rearrange: args.room.rearrange,
             ..LadderOptions::default()

@@ -9,11 +9,15 @@
 //!    ([`Board::equivalent_moves`]) that rung 1 did not try, each drawn by
 //!    [`Board::draw_move_strict`], within a time budget; the game goes on as the player chose,
 //!    its picture differs;
-//! 3. the Room rungs A and R (spec 4.5, 5.9 step 2), each switched on by its box: the whole
-//!    picture relaxed ([`Board::relax`]), then the same move drawn again in the new picture
-//!    ([`Board::draw_move`], its interchangeable boundaries chosen afresh); the change and the
-//!    move are one undo step, and a change after which the move still cannot be drawn is
-//!    taken back;
+//! 3. the Room rungs M, A and R (spec 4.3 to 4.5, 5.9 step 2), each switched on by its box.
+//!    M makes room locally: the spots at the narrow place slide along their move's spline
+//!    and seeds move ([`Board::slide_spots`]), then the curves near the move's ghost (the
+//!    last way the router found for it) are pushed apart ([`Board::push_curves`]), in
+//!    rounds, the move drawn again after each change. A and R relax the whole picture
+//!    ([`Board::relax`]), then the same move is drawn again in the new picture
+//!    ([`Board::draw_move`], its interchangeable boundaries chosen afresh). Each rung's
+//!    changes and the move are one undo step, and changes after which the move still cannot
+//!    be drawn are taken back;
 //! 4. the move drawn with the whole picture afresh ([`Board::draw_move_fresh`], Z of spec 4.6),
 //!    which needs no router;
 //! 5. •: the same, with the spots in tight places drawn smaller (never below the settings'
@@ -21,17 +25,15 @@
 //!    smaller spots are kept aside and taken only when none has every spot at full size
 //!    (spec 4.6); the rung reported is then • ([`Rung::Smaller`]).
 //!
-//! M (sliding spots, pushing curves apart, spec 4.3, 4.4) is not built: the ladder has no rung
-//! for it.
-//!
 //! Each rung is tried at most once for a move. When every rung refuses, the first refusal is
 //! returned and the board is exactly as it was. The stop flag skips rungs 2 and 3 (and ends a
 //! relaxation where it is); rungs 4 and 5 still run (their descents end at once), so a move
 //! whose thinking was stopped is drawn.
 //!
 //! A person's move drawn on the picture ([`Board::draw_human_request`]) climbs the human's
-//! boxes ([`HumanRoom`]) when the router finds no room for it: A if checked, then R, Z and •
-//! as far as they are checked in a row, each a change of the picture and the move drawn again
+//! boxes ([`HumanRoom`]) when the router finds no room for it: M and A if checked, then R, Z
+//! and • as far as they are checked in a row (an unchecked M is skipped like an unchecked A:
+//! boxes kept by a frontend that knows no M still climb to R), each a change of the picture and the move drawn again
 //! in one undo step. Space stops the climb.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,8 +43,8 @@ use sprouts_geom::Point;
 use sprouts_topo::Move;
 
 use crate::{
-    Board, DrawRequest, DrawnMove, FreshOptions, FreshReport, Refusal, RelaxMode, RelaxOptions,
-    RelaxReport, relax_words,
+    Board, DrawRequest, DrawnMove, FreshOptions, FreshReport, LocalReport, Refusal, RelaxMode,
+    RelaxOptions, RelaxReport, relax_words,
 };
 
 /// Which rungs of the ladder may be climbed, and their budgets (the "Room" choices for the
@@ -55,6 +57,9 @@ pub struct LadderOptions {
     pub equivalents_tried: usize,
     /// The time after which rung 2 tries no further move.
     pub equivalents_budget: Duration,
+    /// Rung 3, M: spots slid and seeds moved, then curves pushed apart round the move's ghost
+    /// (spec 4.3, 4.4), the move drawn again after each change.
+    pub local: bool,
     /// Rung 3, A: the curves relaxed with the spots kept, then the move drawn again.
     pub adjust: bool,
     /// Rung 3, R: the whole picture relaxed, then the move drawn again.
@@ -72,13 +77,15 @@ pub struct LadderOptions {
 }
 
 impl Default for LadderOptions {
-    /// The computer's Room boxes of spec 4.1 (R, Z and • on, A off), 24 equivalent moves
-    /// within 20 s, and the human's defaults ([`HumanRoom::default`]).
+    /// The computer's Room boxes: R, Z and • on, A off, and M off until its push is certified
+    /// (docs/drawing.md, M); 24 equivalent moves within 20 s, and the human's defaults
+    /// ([`HumanRoom::default`]).
     fn default() -> LadderOptions {
         LadderOptions {
             equivalents: true,
             equivalents_tried: 24,
             equivalents_budget: Duration::from_secs(20),
+            local: false,
             adjust: false,
             rearrange: true,
             relax_options: RelaxOptions::default(),
@@ -94,6 +101,8 @@ impl Default for LadderOptions {
 /// the router finds no room for a move drawn on the picture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HumanRoom {
+    /// M: spots slid and seeds moved, curves pushed apart (skipped when unchecked).
+    pub local: bool,
     /// A: the curves relaxed with the spots kept (skipped when unchecked).
     pub adjust: bool,
     /// R: the whole picture relaxed.
@@ -105,9 +114,10 @@ pub struct HumanRoom {
 }
 
 impl Default for HumanRoom {
-    /// R only (spec 4.1's defaults are M and R; M is not built).
+    /// R (spec 4.1 also checks M; it stays off until its push is certified).
     fn default() -> HumanRoom {
         HumanRoom {
+            local: false,
             adjust: false,
             rearrange: true,
             fresh: false,
@@ -120,6 +130,7 @@ impl HumanRoom {
     /// No step taken automatically (heroic mode, or a frontend that offers the steps by hand).
     pub fn none() -> HumanRoom {
         HumanRoom {
+            local: false,
             adjust: false,
             rearrange: false,
             fresh: false,
@@ -139,6 +150,14 @@ pub enum Rung {
     },
     /// Rung 2: another move giving the same game, in words.
     Equivalent(String),
+    /// Rung 3, M: room made locally (spots slid, seeds moved, curves pushed apart), then the
+    /// move drawn (`equivalent` as in [`Rung::AsChosen`]).
+    Local {
+        /// What M did.
+        report: LocalReport,
+        /// The move drawn in place of the one chosen, in words, if it was another.
+        equivalent: Option<String>,
+    },
     /// Rung 3: the picture relaxed by A or R, then the move drawn (`equivalent` as in
     /// [`Rung::AsChosen`]).
     Room {
@@ -161,17 +180,19 @@ impl Rung {
         match self {
             Rung::AsChosen { .. } => 1,
             Rung::Equivalent(_) => 2,
-            Rung::Room { .. } => 3,
+            Rung::Local { .. } | Rung::Room { .. } => 3,
             Rung::Fresh(_) => 4,
             Rung::Smaller(_) => 5,
         }
     }
 
-    /// The rung's short name for a report: `as chosen`, `equivalent`, `A`, `R`, `Z` or `•`.
+    /// The rung's short name for a report: `as chosen`, `equivalent`, `M`, `A`, `R`, `Z` or
+    /// `•`.
     pub fn name(&self) -> &'static str {
         match self {
             Rung::AsChosen { .. } => "as chosen",
             Rung::Equivalent(_) => "equivalent",
+            Rung::Local { .. } => "M",
             Rung::Room { report, .. } => report.mode.label(),
             Rung::Fresh(_) => "Z",
             Rung::Smaller(_) => "•",
@@ -202,6 +223,9 @@ impl Rung {
             Rung::AsChosen {
                 equivalent: Some(_)
             } | Rung::Room {
+                equivalent: Some(_),
+                ..
+            } | Rung::Local {
                 equivalent: Some(_),
                 ..
             } | Rung::Equivalent(_)
@@ -297,6 +321,14 @@ impl Board {
         let _span = tracing::debug_span!("draw_computer_move").entered();
         let mut log = Vec::new();
         let pos = self.position().clone();
+        // The last way the router showed: M's first ghost.
+        let seen = std::cell::RefCell::new(Vec::<Point>::new());
+        let observer = &mut |p: &[Point]| {
+            let mut s = seen.borrow_mut();
+            s.clear();
+            s.extend_from_slice(p);
+            observer(p);
+        };
         let drawn = if stop.load(Ordering::Relaxed) {
             self.draw_move_strict(mv, observer)
         } else {
@@ -345,6 +377,24 @@ impl Board {
             }
         } else {
             log.push("ladder step 2 (moves giving the same game) is off".into());
+        }
+        if options.local {
+            let mut ghost = seen.borrow().clone();
+            if ghost.is_empty() {
+                ghost = crate::route::ghost_of_move(&self.view(), mv, &first).unwrap_or_default();
+            }
+            let mut attempt = |b: &mut Board, o: &mut dyn FnMut(&[Point])| b.draw_move(mv, o);
+            if let Some(report) = self.rung_local(
+                &first,
+                ghost,
+                &mut attempt,
+                options,
+                stop,
+                observer,
+                &mut log,
+            ) {
+                return Ok(report);
+            }
         }
         for (on, mode) in [
             (options.adjust, RelaxMode::Adjust),
@@ -400,6 +450,64 @@ impl Board {
             refusal: Box::new(first),
             log,
         })
+    }
+
+    /// Rung 3, M: room made locally and the move drawn by `attempt` after each change, as one
+    /// undo step ([`Board::local_room`]); the board is as it was unless the move was drawn.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the move's refusal, ghost and attempt beside the ladder's own arguments"
+    )]
+    fn rung_local(
+        &mut self,
+        first: &Refusal,
+        ghost: Vec<Point>,
+        attempt: &mut crate::room::local::TryMove<'_>,
+        options: &LadderOptions,
+        stop: &AtomicBool,
+        observer: &mut dyn FnMut(&[Point]),
+        log: &mut Vec<String>,
+    ) -> Option<LadderReport> {
+        if stop.load(Ordering::Relaxed) {
+            log.push("Room step M skipped: stop asked (Space)".into());
+            return None;
+        }
+        let started = Instant::now();
+        let drawn = self.in_one_step(|b| {
+            b.local_room(
+                first,
+                ghost,
+                attempt,
+                &options.relax_options,
+                stop,
+                observer,
+            )
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        match drawn {
+            Ok((drawn, report)) => {
+                log.push(format!(
+                    "Room step M: {} in {seconds:.2} s; {} {}",
+                    crate::local_words(&report),
+                    drawn.words,
+                    drawn_line(&drawn)
+                ));
+                Some(LadderReport {
+                    rung: Rung::Local {
+                        equivalent: drawn.equivalent_of.as_ref().map(|_| drawn.words.clone()),
+                        report,
+                    },
+                    mv: drawn.mv,
+                    words: drawn.words,
+                    clearance: Some(drawn.clearance),
+                    log: std::mem::take(log),
+                })
+            }
+            Err(why) => {
+                log.push(format!("Room step M, in {seconds:.2} s: {why}"));
+                None
+            }
+        }
     }
 
     /// Rung 3: the picture relaxed by `mode`, then the move drawn in it, as one undo step; the
@@ -582,6 +690,13 @@ impl Board {
         observer: &mut dyn FnMut(&[Point]),
     ) -> Result<LadderReport, LadderRefusal> {
         let _span = tracing::debug_span!("draw_human_request").entered();
+        let seen = std::cell::RefCell::new(Vec::<Point>::new());
+        let observer = &mut |p: &[Point]| {
+            let mut s = seen.borrow_mut();
+            s.clear();
+            s.extend_from_slice(p);
+            observer(p);
+        };
         let first = match self.draw_request(request, observer) {
             Ok(drawn) => {
                 let line = format!(
@@ -611,6 +726,33 @@ impl Board {
             stroke: None,
             ..request.clone()
         };
+        if h.local {
+            let mut ghost = seen.borrow().clone();
+            if ghost.is_empty() {
+                ghost = crate::route::ghost_of_request(&self.view(), request, &first)
+                    .unwrap_or_default();
+            }
+            let mut attempt =
+                |b: &mut Board, o: &mut dyn FnMut(&[Point])| b.draw_request(&again, o);
+            if let Some(mut report) = self.rung_local(
+                &first,
+                ghost,
+                &mut attempt,
+                options,
+                stop,
+                observer,
+                &mut log,
+            ) {
+                report.rung = match report.rung {
+                    Rung::Local { report, .. } => Rung::Local {
+                        report,
+                        equivalent: None,
+                    },
+                    other => other,
+                };
+                return Ok(report);
+            }
+        }
         let mut steps: Vec<RelaxMode> = Vec::new();
         if h.adjust {
             steps.push(RelaxMode::Adjust);

@@ -92,7 +92,10 @@ pub use quality::{
     CROWDED, Gap, NEAR, PictureQuality, SAMPLE_STEP, SHARED_SPOT_REACH, SHARP_TURN, TURN_WINDOW,
     Thing,
 };
-pub use room::{RelaxError, RelaxMode, RelaxOptions, RelaxReport, relax_words};
+pub use room::local::{LocalReport, PUSH_ROUNDS, local_words};
+pub use room::push::{PUSH_REACH, PushReport, push_words};
+pub use room::slide::{SlideReport, SpotMoved, slide_words};
+pub use room::{LocalError, RelaxError, RelaxMode, RelaxOptions, RelaxReport, relax_words};
 pub use route::{BandSettings, DrawRequest, Equivalent, Reachable, Refusal, RouteMethod, Side};
 pub use saved::{
     HeaderFault, LoadError, SAVED_GAME_VERSION, SavedGame, SavedMove, SavedStart, check_header,

@@ -15,13 +15,20 @@
 //!    would break the picture is kept as its polyline. Spots drawn smaller than the settings'
 //!    size grow back as far as their room allows.
 //!
+//! M, the local steps that come before A and R on the ladder, reuses the net, the energy and
+//! the capped descent: [`slide`] (spots slid along their move's spline, seeds moved in their
+//! region, spec 4.3) and [`push`] (the curves near a ghost path pushed apart, spec 4.4).
+//!
 //! [`crate::Board::relax`] runs it as a rearrangement, so the authority check decides: a
 //! picture that reads back as another position is refused and the board left as it was.
 
 pub(crate) mod descent;
 pub(crate) mod energy;
+pub(crate) mod local;
 pub(crate) mod net;
+pub(crate) mod push;
 pub(crate) mod refit;
+pub(crate) mod slide;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -128,6 +135,33 @@ pub enum RelaxError {
     #[error("the relaxed picture is not valid: {0}")]
     Picture(String),
     /// The drawing could not be assembled.
+    #[error(transparent)]
+    Drawing(#[from] crate::drawing::DrawingError),
+}
+
+/// Why M (sliding spots, pushing curves apart; spec 4.3, 4.4) could not change the picture.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LocalError {
+    /// No spot that can move gains room by moving.
+    #[error("no spot can be given more room by sliding it or moving it")]
+    NoGain,
+    /// The picture's curves could not be made into polylines that keep apart.
+    #[error("the curves could not be sampled into polylines that keep apart")]
+    Sampling,
+    /// A move's spline could not be cut where its spot slides to.
+    #[error("a spline could not be cut: {0}")]
+    Spline(String),
+    /// There is no usable ghost path (the way the move would take).
+    #[error("no way to push the curves from: {0}")]
+    NoGhost(String),
+    /// No curve lies near the ghost path.
+    #[error("no curve lies near the way to push it from")]
+    NothingNear,
+    /// The curves pushed could not be fitted again.
+    #[error(transparent)]
+    Relax(#[from] RelaxError),
+    /// The drawing could not be changed.
     #[error(transparent)]
     Drawing(#[from] crate::drawing::DrawingError),
 }
@@ -252,5 +286,7 @@ pub fn relax_words(r: &RelaxReport) -> String {
     s
 }
 
+#[cfg(test)]
+mod local_tests;
 #[cfg(test)]
 mod tests;

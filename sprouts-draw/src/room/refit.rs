@@ -17,13 +17,32 @@ pub(crate) fn refit(
     net: &Net,
     settings: &Settings,
 ) -> Result<(Drawing, Vec<CurveId>, Vec<SpotId>), RelaxError> {
+    refit_curves(drawing, net, settings, None)
+}
+
+/// As [`refit`], for the curves `moved` marks only (every curve when `None`): the others keep
+/// their splines exactly (M's push moves a few curves and leaves the rest as they are).
+pub(crate) fn refit_curves(
+    drawing: &Drawing,
+    net: &Net,
+    settings: &Settings,
+    moved: Option<&[bool]>,
+) -> Result<(Drawing, Vec<CurveId>, Vec<SpotId>), RelaxError> {
     let (spots, grown) = grown_spots(drawing, net, settings);
+    let kept = |c: usize| moved.is_some_and(|m| !m[c]);
     let polylines: Vec<Vec<Point>> = (0..net.paths.len())
         .map(|c| net.polyline(CurveId(c as u32)))
         .collect();
     let straight: Vec<Spline> = polylines
         .iter()
-        .map(|p| straight_spline(p))
+        .enumerate()
+        .map(|(c, p)| {
+            if kept(c) {
+                Ok(drawing.curves()[c].spline.clone())
+            } else {
+                straight_spline(p)
+            }
+        })
         .collect::<Result<_, _>>()?;
     let tolerance = (0.25 * net.least_gap(settings.comfort_distance)).clamp(0.05, 1.5);
     let world = drawing.world();
@@ -33,6 +52,9 @@ pub(crate) fn refit(
     };
     let mut splines: Vec<Spline> = (0..polylines.len())
         .map(|c| {
+            if kept(c) {
+                return straight[c].clone();
+            }
             let (start, end) = directions(drawing, &polylines, c);
             fit_clamped(&polylines[c], start, end, tolerance)
                 .map(|f| f.spline)
@@ -58,11 +80,11 @@ pub(crate) fn refit(
         let d = assemble(&splines)?;
         match analyse(&d) {
             Ok(_) => {
-                let kept = (0..splines.len())
-                    .filter(|&c| splines[c] == straight[c] && polylines[c].len() > 2)
+                let as_polylines = (0..splines.len())
+                    .filter(|&c| !kept(c) && splines[c] == straight[c] && polylines[c].len() > 2)
                     .map(|c| CurveId(c as u32))
                     .collect();
-                return Ok((d, kept, grown));
+                return Ok((d, as_polylines, grown));
             }
             Err(e) => {
                 let mut changed = false;
@@ -81,7 +103,10 @@ pub(crate) fn refit(
     }
     let d = assemble(&straight)?;
     analyse(&d).map_err(|e| RelaxError::Picture(e.to_string()))?;
-    let all = (0..straight.len()).map(|c| CurveId(c as u32)).collect();
+    let all = (0..straight.len())
+        .filter(|&c| !kept(c))
+        .map(|c| CurveId(c as u32))
+        .collect();
     Ok((d, all, grown))
 }
 

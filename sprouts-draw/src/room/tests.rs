@@ -376,7 +376,9 @@ fn the_human_ladder_draws_in_one_step_or_changes_nothing() {
                     assert!(
                         matches!(
                             report.rung,
-                            crate::Rung::Room { .. } | crate::Rung::AsChosen { .. }
+                            crate::Rung::Room { .. }
+                                | crate::Rung::Local { .. }
+                                | crate::Rung::AsChosen { .. }
                         ),
                         "{report:?}"
                     );

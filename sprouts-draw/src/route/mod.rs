@@ -20,6 +20,8 @@
 //!    the certificate (the refined control polygon keeps `0.6 d0` from everything) and the
 //!    picture's own check, a [`certify::Certified`] curve and the [`Prepared`] move it draws.
 //!
+//! [`ghost`] gives M (spec 4.4) the way a refused move would take if there were room.
+//!
 //! [`prepare`] runs the stages at the clearance `d0` and, where there is no way there, at the
 //! [`TIGHT_CLEARANCES`] in turn: the clearance ladder. A computer's move is prepared with
 //! other choices of its interchangeable boundaries ([`prepare_move`]), again with the band
@@ -35,6 +37,7 @@ mod crossing;
 mod equivalent;
 mod fit;
 mod frame;
+mod ghost;
 mod marked;
 mod parity;
 mod plan;
@@ -60,6 +63,7 @@ pub use band::BandSettings;
 pub(crate) use certify::Prepared;
 pub use equivalent::Equivalent;
 pub(crate) use equivalent::{EQUIVALENTS_TRIED, equivalents_to_try, same_game, worth_another_move};
+pub(crate) use ghost::{ghost_of_move, ghost_of_request};
 pub use plan::{DrawRequest, Side};
 pub(crate) use plan::{Plan, request_plans};
 pub use reach::Reachable;

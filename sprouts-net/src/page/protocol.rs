@@ -82,6 +82,9 @@ pub enum RoomStep {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoomBoxesMsg {
+    /// M (absent from boxes kept by an older page: unchecked, and skipped).
+    #[serde(default)]
+    pub m: bool,
     /// A.
     #[serde(default)]
     pub a: bool,

@@ -5,14 +5,19 @@
 // smaller where there is no room. Each runs on the server as a job (Space stops it) and is a
 // step of the history (Undo puts the picture back). The boxes say which steps are taken by
 // themselves when a move finds no room: one row for a person's moves, one for the computer's.
-// M (sliding spots, pushing curves apart) is not available.
+// M (sliding spots, moving seeds, pushing curves apart round the waiting move's way) is a box
+// only: it needs a waiting move, so it has no button or key of its own.
 const ROOM_KEY = "sprouts.roomBoxes";
 const ROOM_STEPS = [["A", "a", "A: relax the curves, spots kept"], ["R", "r", "R: relax the whole picture"], ["Z", "z", "Z: draw the picture afresh"], [".", "dot", "•: afresh, with spots drawn smaller where there is no room"]];
-const ROOM_DEFAULTS = { human: { a: false, r: true, z: false, dot: false }, computer: { a: false, r: true, z: true, dot: true } };
+const ROOM_BOXES = [["M", "m", "M: slide spots along their curves, move seeds, push curves apart"]].concat(ROOM_STEPS);
+const ROOM_DEFAULTS = { human: { m: false, a: false, r: true, z: false, dot: false }, computer: { m: false, a: false, r: true, z: true, dot: true } };
 function roomBoxes() {
   try {
     const kept = JSON.parse(localStorage.getItem(ROOM_KEY) || "null");
-    if (kept && kept.human && kept.computer) return kept;
+    if (kept && kept.human && kept.computer) {
+      for (const who of ["human", "computer"]) if (!("m" in kept[who])) kept[who].m = false;
+      return kept;
+    }
   } catch (e) { /* storage off or spoilt: the defaults */ }
   return JSON.parse(JSON.stringify(ROOM_DEFAULTS));
 }
@@ -44,7 +49,7 @@ function roomBoxes() {
   for (const [who, label] of [["human", "For my moves:"], ["computer", "For the computer's moves:"]]) {
     const row = document.createElement("div");
     row.textContent = label + " ";
-    for (const [step, field, title] of ROOM_STEPS) {
+    for (const [step, field, title] of ROOM_BOXES) {
       const l = document.createElement("label");
       l.title = title;
       const c = document.createElement("input");
@@ -60,7 +65,7 @@ function roomBoxes() {
   }
   const note = document.createElement("div");
   note.className = "room-note";
-  note.textContent = "M (sliding spots, pushing curves apart) is not available.";
+  note.textContent = "M works for a waiting move only: check its box.";
   panel.appendChild(note);
   menu.appendChild(panel);
   $("menus").appendChild(menu);

@@ -270,11 +270,13 @@ impl Session {
     /// The Room menu's boxes: the ladder's options for this game and the later ones.
     pub(super) fn room_boxes(&mut self, human: RoomBoxesMsg, computer: RoomBoxesMsg) -> Reply {
         self.ladder = LadderOptions {
+            local: computer.m,
             adjust: computer.a,
             rearrange: computer.r,
             fresh: computer.z,
             smaller_spots: computer.dot,
             human: HumanRoom {
+                local: human.m,
                 adjust: human.a,
                 rearrange: human.r,
                 fresh: human.z,
