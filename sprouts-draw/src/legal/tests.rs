@@ -68,8 +68,8 @@ fn a_move_drawn_by_hand_is_reached_and_a_bare_curve_is_only_valid() {
     pic.curves.push(curve(1, 2, &[(200.0, 220.0)]));
     check(&pic, Err("3 curves, an odd number"), Ok(()));
     // A crossing curve is refused either way.
-    pic.spots.push(p(200.0, 40.0));
-    pic.spots.push(p(200.0, 280.0));
+    pic.spots.push(p(180.0, 40.0));
+    pic.spots.push(p(180.0, 280.0));
     pic.curves.push(curve(4, 5, &[]));
     check(&pic, Err("cross"), Err("cross"));
 }
