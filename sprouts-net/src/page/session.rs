@@ -20,6 +20,7 @@ use sprouts::{
 
 use super::analysis::AnalysisJob;
 use super::store::{GameStore, KeepJob, KeptGame, KeptSummary, StoreError, is_kept_id, now_ms};
+mod edited;
 mod net;
 pub use net::RelayCmd;
 
@@ -39,8 +40,8 @@ impl Drop for Session {
 pub const COLOURS: [&str; 2] = ["Blue", "Red"];
 
 /// The fewest and most world pixels a drawing area may have on a side.
-const WORLD_MIN: f64 = 100.0;
-const WORLD_MAX: f64 = 20_000.0;
+pub(super) const WORLD_MIN: f64 = 100.0;
+pub(super) const WORLD_MAX: f64 = 20_000.0;
 
 /// The most random games a candidate a page may ask a Monte Carlo player for.
 pub const MONTE_CARLO_GAMES_MAX: u64 = 100_000;
@@ -218,6 +219,8 @@ enum SetupKind {
     Load { json: String },
     /// The game the server keeps under this id, read from its store and loaded.
     Kept { store: Arc<GameStore>, id: String },
+    /// A picture drawn in the editor, checked and started from.
+    Picture(Box<edited::PictureSetup>),
 }
 
 /// Building a new or loaded game, to run on a blocking thread: placing the spots is quick,
@@ -238,6 +241,8 @@ pub struct SetupResult {
     loaded: bool,
     outcome: Result<(Game, Vec<String>), String>,
     keep_id: Option<String>,
+    /// For a picture refused: the spots and curves its reason names.
+    refused_picture: Option<(Vec<u32>, Vec<u32>)>,
 }
 
 impl SetupJob {
@@ -245,7 +250,12 @@ impl SetupJob {
     /// record: the loader's errors come back as the result's error.
     pub fn run(self) -> SetupResult {
         let loaded = matches!(self.kind, SetupKind::Load { .. } | SetupKind::Kept { .. });
+        let mut refused_picture = None;
         let outcome = match self.kind {
+            SetupKind::Picture(setup) => setup.run().map_err(|(why, marks)| {
+                refused_picture = Some(marks);
+                why
+            }),
             SetupKind::New {
                 start: Some(position),
                 world,
@@ -282,6 +292,7 @@ impl SetupJob {
             loaded,
             outcome,
             keep_id: self.keep_id,
+            refused_picture,
         }
     }
 
@@ -294,6 +305,7 @@ impl SetupJob {
                 "the game could not be set up (an internal error: {what})"
             )),
             keep_id: None,
+            refused_picture: None,
         }
     }
 
@@ -624,6 +636,14 @@ impl Session {
                 height,
                 ..
             } => self.new_game(spots, convention, players, first, width, height),
+            ClientMsg::EditedGame {
+                picture,
+                any_valid,
+                convention,
+                players,
+                first,
+                ..
+            } => self.edited_game(&picture, any_valid, convention, players, first),
             ClientMsg::Reach {
                 k, from, toward, ..
             } => self.reach(k, from, toward),
@@ -858,9 +878,16 @@ impl Session {
         if self.net_resume.is_some() {
             return self.net_resumed(result.outcome.map(|(g, _)| g));
         }
-        let (game, saved_log) = match result.outcome {
-            Ok(g) => g,
-            Err(e) => return Self::error(e),
+        let (game, saved_log) = match (result.outcome, result.refused_picture) {
+            (Ok(g), _) => g,
+            (Err(reason), Some((spots, curves))) => {
+                return Reply::msgs(vec![ServerMsg::PictureRefused {
+                    reason,
+                    spots,
+                    curves,
+                }]);
+            }
+            (Err(e), None) => return Self::error(e),
         };
         self.stop_running();
         if let Some((_, _, stop)) = self.analysing.take() {
@@ -1631,6 +1658,9 @@ fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
         ClientMsg::Pause { .. } => Some("a network game between people has nothing to pause"),
         ClientMsg::Settings { .. } => {
             Some("the drawing settings of a network game are those it started with")
+        }
+        ClientMsg::EditedGame { .. } => {
+            Some("a network game cannot start from a picture drawn here: leave it first")
         }
         ClientMsg::NewGame { .. }
         | ClientMsg::NetHost { .. }
