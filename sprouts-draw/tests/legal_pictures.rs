@@ -144,9 +144,10 @@ fn graph(d: &Drawing) -> (Vec<SpotId>, Vec<(SpotId, SpotId)>) {
 /// spot gone (the move's middle must have only those two curves).
 fn joined(d: &Drawing, move_index: u32) -> Option<Drawing> {
     let half = |h| {
-        d.curves()
-            .iter()
-            .position(|c| c.origin.is_some_and(|o| o.move_index == move_index && o.half == h))
+        d.curves().iter().position(|c| {
+            c.origin
+                .is_some_and(|o| o.move_index == move_index && o.half == h)
+        })
     };
     let (a, b) = (half(Half::First)?, half(Half::Second)?);
     let z = d.curves()[a].to;

@@ -317,7 +317,11 @@ pub fn group_moves(
         let ends: usize = piece.iter().map(|&s| graph.at[s].len()).sum();
         if (ends / 2) % 2 == 1 {
             return Err(Unreachable::OddCurves {
-                spot: piece.iter().map(|&s| graph.ids[s]).min().expect("a piece has a spot"),
+                spot: piece
+                    .iter()
+                    .map(|&s| graph.ids[s])
+                    .min()
+                    .expect("a piece has a spot"),
                 curves: ends / 2,
             });
         }
@@ -374,7 +378,10 @@ impl<'g> Search<'g> {
             Ok(true) => Ok(()),
             Ok(false) => Err(Unreachable::NoGrouping {
                 tried: self.tried,
-                first: self.first.take().expect("a failed search records its first conflict"),
+                first: self
+                    .first
+                    .take()
+                    .expect("a failed search records its first conflict"),
             }),
             Err(()) => Err(Unreachable::TooIntricate),
         }

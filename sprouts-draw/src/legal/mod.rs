@@ -142,7 +142,12 @@ pub fn check_picture(drawing: &Drawing, legality: Legality) -> Result<LegalPictu
     if drawing.spots().is_empty() {
         return Err(PictureError::NoSpots);
     }
-    if let Some((k, c)) = drawing.curves().iter().enumerate().find(|(_, c)| c.from == c.to) {
+    if let Some((k, c)) = drawing
+        .curves()
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.from == c.to)
+    {
         return Err(PictureError::ClosedCurve {
             curve: CurveId(u32::try_from(k).unwrap_or(u32::MAX)),
             spot: c.from,
@@ -217,7 +222,10 @@ impl HandPicture {
                     points: c.points.len(),
                 });
             }
-            if c.points.iter().any(|p| !(p.x.is_finite() && p.y.is_finite())) {
+            if c.points
+                .iter()
+                .any(|p| !(p.x.is_finite() && p.y.is_finite()))
+            {
                 return Err(PictureError::BadPoint(curve));
             }
             let centre = |s: SpotId| {
@@ -242,7 +250,10 @@ impl HandPicture {
 /// pieces (`None` if it has no length).
 fn polyline(a: Point, points: &[Point], b: Point, radius: f64) -> Option<Spline> {
     let off = |p: &Point, c: Point| (p - c).norm() > radius;
-    let first = points.iter().position(|p| off(p, a)).unwrap_or(points.len());
+    let first = points
+        .iter()
+        .position(|p| off(p, a))
+        .unwrap_or(points.len());
     let last = points.iter().rposition(|p| off(p, b)).map_or(0, |k| k + 1);
     let mut corners = vec![a];
     for &p in points.get(first..last).unwrap_or(&[]) {

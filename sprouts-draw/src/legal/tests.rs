@@ -88,16 +88,28 @@ fn a_spot_with_four_curves_and_other_faults_are_refused_with_the_reason() {
         ],
         curves: (2..=5).map(|k| curve(1, k, &[])).collect(),
     };
-    check(&pic, Err("spot 1 has 4 curve ends"), Err("spot 1 has 4 curve ends"));
+    check(
+        &pic,
+        Err("spot 1 has 4 curve ends"),
+        Err("spot 1 has 4 curve ends"),
+    );
     let marks = check_picture(&pic.to_drawing(5.0).unwrap(), Legality::Valid)
         .unwrap_err()
         .marks();
     assert_eq!(marks.0, [s(1)]);
     // No spot, a loop that never leaves its spot, a curve to no spot, a point that is not a
     // number.
-    let empty = HandPicture { world: world(), spots: vec![], curves: vec![] };
+    let empty = HandPicture {
+        world: world(),
+        spots: vec![],
+        curves: vec![],
+    };
     check(&empty, Err("no spot"), Err("no spot"));
-    let mut one = HandPicture { world: world(), spots: vec![p(50.0, 50.0)], curves: vec![curve(1, 1, &[(51.0, 50.0)])] };
+    let mut one = HandPicture {
+        world: world(),
+        spots: vec![p(50.0, 50.0)],
+        curves: vec![curve(1, 1, &[(51.0, 50.0)])],
+    };
     check(&one, Err("without leaving it"), Err("without leaving it"));
     one.curves = vec![curve(1, 2, &[])];
     check(&one, Err("not in the picture"), Err("not in the picture"));

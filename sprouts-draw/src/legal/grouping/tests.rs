@@ -22,7 +22,10 @@ fn check_history(spots: &[SpotId], curves: &[(SpotId, SpotId)], h: &MoveHistory)
     assert_eq!(there.len(), h.seeds.len(), "seeds once each");
     assert_eq!(h.moves.len() * 2, curves.len(), "two curves a move");
     for m in &h.moves {
-        assert!(there.contains(&m.from) && there.contains(&m.to), "{m:?}: ends first");
+        assert!(
+            there.contains(&m.from) && there.contains(&m.to),
+            "{m:?}: ends first"
+        );
         assert!(there.insert(m.middle), "{m:?}: a middle once, not a seed");
         for (c, end) in m.curves.iter().zip([m.from, m.to]) {
             let (a, b) = curves[c.index()];
@@ -109,7 +112,11 @@ fn every_small_graph_agrees_with_the_reference() {
 
 /// A graph grown by `moves` random moves from `n` seeds (any two spots with lives; no picture,
 /// so planarity plays no part), with its spots and curves shuffled.
-fn grown(n: u32, moves: usize, rng: &mut Xoshiro256PlusPlus) -> (Vec<SpotId>, Vec<(SpotId, SpotId)>) {
+fn grown(
+    n: u32,
+    moves: usize,
+    rng: &mut Xoshiro256PlusPlus,
+) -> (Vec<SpotId>, Vec<(SpotId, SpotId)>) {
     let mut spots: Vec<SpotId> = (1..=n).map(s).collect();
     let mut curves = Vec::new();
     let mut lives: HashMap<SpotId, u32> = spots.iter().map(|&z| (z, 3)).collect();
@@ -128,7 +135,11 @@ fn grown(n: u32, moves: usize, rng: &mut Xoshiro256PlusPlus) -> (Vec<SpotId>, Ve
         let z = s(u32::try_from(spots.len()).expect("small") + 1);
         spots.push(z);
         lives.insert(z, 1);
-        let (first, second) = if rng.random::<bool>() { ((x, z), (z, y)) } else { ((z, x), (y, z)) };
+        let (first, second) = if rng.random::<bool>() {
+            ((x, z), (z, y))
+        } else {
+            ((z, x), (y, z))
+        };
         curves.push(first);
         curves.push(second);
     }
@@ -154,7 +165,10 @@ fn graphs_grown_by_moves_are_accepted_with_their_move_count() {
         assert_eq!(h.moves.len() * 2, curves.len());
         check_history(&spots, &curves, &h);
         if curves.len() <= 24 {
-            assert_eq!(group_moves_by_peeling(&spots, &curves), Some(curves.len() / 2));
+            assert_eq!(
+                group_moves_by_peeling(&spots, &curves),
+                Some(curves.len() / 2)
+            );
         }
     }
 }
@@ -178,7 +192,13 @@ fn a_long_game_is_grouped_quickly() {
 fn the_reasons_name_what_is_wrong() {
     // A curve from a spot to itself.
     let e = group_moves(&[s(1)], &[(s(1), s(1))]).unwrap_err();
-    assert_eq!(e, Unreachable::LoopCurve { curve: CurveId(0), spot: s(1) });
+    assert_eq!(
+        e,
+        Unreachable::LoopCurve {
+            curve: CurveId(0),
+            spot: s(1)
+        }
+    );
     // Two lone segments: each curve's spots have only that curve.
     let e = group_moves(&[s(1), s(2), s(3), s(4)], &[(s(1), s(2)), (s(3), s(4))]).unwrap_err();
     assert!(matches!(e, Unreachable::OddCurves { curves: 1, .. }), "{e}");
@@ -191,19 +211,37 @@ fn the_reasons_name_what_is_wrong() {
     let knot = [(s(1), s(2)), (s(1), s(2)), (s(1), s(3)), (s(2), s(4))];
     let e = group_moves(&[s(1), s(2), s(3), s(4)], &knot).unwrap_err();
     match &e {
-        Unreachable::NoGrouping { first: Conflict::Cycle { spots }, .. } => {
+        Unreachable::NoGrouping {
+            first: Conflict::Cycle { spots },
+            ..
+        } => {
             let mut sorted = spots.clone();
             sorted.sort_unstable();
             assert_eq!(sorted, [s(1), s(2)]);
         }
         other => panic!("{other}"),
     }
-    assert!(e.to_string().contains("each need the other's spot first"), "{e}");
-    assert_eq!(group_moves_by_peeling(&[s(1), s(2), s(3), s(4)], &knot), None);
+    assert!(
+        e.to_string().contains("each need the other's spot first"),
+        "{e}"
+    );
+    assert_eq!(
+        group_moves_by_peeling(&[s(1), s(2), s(3), s(4)], &knot),
+        None
+    );
     // Spot 3 has four ends.
-    let e = group_moves(&[s(1), s(2), s(3)], &[(s(1), s(3)), (s(2), s(3)), (s(3), s(3))])
-        .unwrap_err();
-    assert_eq!(e, Unreachable::TooManyEnds { spot: s(3), ends: 4 });
+    let e = group_moves(
+        &[s(1), s(2), s(3)],
+        &[(s(1), s(3)), (s(2), s(3)), (s(3), s(3))],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Unreachable::TooManyEnds {
+            spot: s(3),
+            ends: 4
+        }
+    );
 }
 
 proptest! {
