@@ -2,7 +2,9 @@
 //! back to JSON that decodes to the same message; and a session fed any sequence of lines
 //! (one message a line, after its `hello`) answers each without panicking. A `new_game` from
 //! a typed position of at most a dozen spots is built (the position read, checked and drawn
-//! afresh): any text is refused with a message or gives a game whose picture shows it.
+//! afresh): any text is refused with a message or gives a game whose picture shows it. An
+//! `edited_game` with a small picture (at most a dozen spots and curves) is checked by its
+//! setup job: refused with `picture_refused`, or a game whose picture is the one drawn.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -33,8 +35,23 @@ fuzz_target!(|data: &[u8]| {
                 if sprouts_net::page::position_text::read_start(p)
                     .is_ok_and(|pos| pos.spot_count() <= 12)
         );
-        if let (true, Some(setup)) = (small_start, reply.setup) {
-            let _ = session.finish_setup(setup.run());
+        let small_picture = matches!(
+            protocol::decode(line),
+            Ok(protocol::ClientMsg::EditedGame { ref picture, .. })
+                if picture.spots.len() <= 12
+                    && picture.curves.len() <= 12
+                    && picture.curves.iter().map(|c| c.points.len()).sum::<usize>() <= 64
+        );
+        if let (true, Some(setup)) = (small_start || small_picture, reply.setup) {
+            let answer = session.finish_setup(setup.run());
+            if small_picture {
+                let started = answer.msgs.iter().any(|m| matches!(m, ServerMsg::State(_)));
+                let refused = answer
+                    .msgs
+                    .iter()
+                    .any(|m| matches!(m, ServerMsg::PictureRefused { .. }));
+                assert!(started != refused, "{:?}", answer.msgs);
+            }
         }
     }
 });

@@ -16,6 +16,9 @@
 //!   authority check; undo and redo, with steps that group a rearrangement and the move it made
 //!   room for.
 //! - [`SavedGame`]: the versioned JSON format of a game.
+//! - [`check_picture`]: whether a picture drawn by hand ([`HandPicture`]) is a legal Sprouts
+//!   picture: a valid position, and (unless any valid position will do) one reached by moves
+//!   from some n-spot start, its curves grouped into moves by [`group_moves`].
 //! - [`PictureQuality`]: how readable a picture is (least gap, crowding, sharp turns, shrunk
 //!   spots, clipped labels, the share of the window used).
 //! - [`svg`]: SVG (and PNG, feature `png`, on by default) pictures of a board.
@@ -65,6 +68,7 @@ mod drawing;
 mod drawn;
 mod ladder;
 mod layout;
+mod legal;
 mod near;
 mod quality;
 mod room;
@@ -88,6 +92,11 @@ pub use drawing::{
 pub use drawn::DrawnMove;
 pub use ladder::{HumanRoom, LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
+pub use legal::{
+    Conflict, GroupedMove, HandCurve, HandPicture, LegalPicture, Legality, MAX_GROUPING_STEPS,
+    MAX_HAND_CURVES, MAX_HAND_POINTS, MoveHistory, PictureError, Unreachable, check_picture,
+    group_moves, group_moves_by_peeling,
+};
 pub use quality::{
     CROWDED, Gap, NEAR, PictureQuality, SAMPLE_STEP, SHARED_SPOT_REACH, SHARP_TURN, TURN_WINDOW,
     Thing,

@@ -8,9 +8,9 @@ use sprouts_ai::Limits;
 use sprouts_ai::impartial::Convention;
 use sprouts_ai::players::Report;
 use sprouts_draw::{
-    Board, BoardError, DrawRequest, FreshOptions, FreshReport, LadderOptions, LadderRefusal,
-    LadderReport, PlayedMove, Refusal, RelaxMode, RelaxOptions, RelaxReport, Settings, StepKind,
-    TransactionError,
+    Board, BoardError, DrawRequest, Drawing, FreshOptions, FreshReport, LadderOptions,
+    LadderRefusal, LadderReport, LegalPicture, Legality, PlayedMove, Refusal, RelaxMode,
+    RelaxOptions, RelaxReport, Settings, StepKind, TransactionError, check_picture,
 };
 use sprouts_geom::Point;
 use sprouts_topo::{Move, MoveNotation, Position};
@@ -80,6 +80,9 @@ pub enum GameError {
     /// The picture could not be changed (bad settings, a failed rearrangement).
     #[error("{0}")]
     Board(String),
+    /// A picture drawn by hand is not a legal Sprouts picture ([`Game::from_picture`]).
+    #[error("{0}")]
+    Picture(#[from] sprouts_draw::PictureError),
     /// A game record could not be read or does not make a game.
     #[error(transparent)]
     Record(#[from] crate::RecordError),
@@ -230,6 +233,29 @@ impl Game {
         let board = Board::from_position(position, world, settings, &FreshOptions::default())
             .map_err(board_error)?;
         Ok(Game::drawn(board, seats).with_convention(convention))
+    }
+
+    /// A drawn game from a picture drawn by hand (the page's editor): the picture is checked
+    /// to be a legal Sprouts picture ([`sprouts_draw::check_picture`]: a valid position, and
+    /// with [`Legality::Reachable`] one reached by moves from some n-spot start) and becomes
+    /// the game's start as it is drawn, with no moves behind it (undo stops there); seat 0
+    /// moves first under `convention`. The legality check's answer comes back with the game
+    /// (the moves found, when they were asked for).
+    ///
+    /// # Errors
+    /// [`GameError::Picture`] with the reason the picture is refused; [`GameError::Board`] for
+    /// bad settings. Nothing is built on error.
+    pub fn from_picture(
+        drawing: Drawing,
+        legality: Legality,
+        seats: [Seat; 2],
+        convention: Convention,
+        settings: Settings,
+    ) -> Result<(Game, LegalPicture), GameError> {
+        let legal = check_picture(&drawing, legality)?;
+        let board = Board::from_game(legal.position.clone(), &[], drawing, settings)
+            .map_err(board_error)?;
+        Ok((Game::drawn(board, seats).with_convention(convention), legal))
     }
 
     fn with_surface(surface: Surface, seats: [Seat; 2]) -> Game {

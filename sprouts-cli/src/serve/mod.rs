@@ -59,6 +59,7 @@ pub(crate) const PAGE: &str = concat!(
     include_str!("page/room.js"),
     include_str!("page/net.js"),
     include_str!("page/campaign.js"),
+    include_str!("page/editor.js"),
     include_str!("page/boot.js"),
     include_str!("page/tail.html"),
 );

@@ -129,6 +129,25 @@ pub enum ClientMsg {
         /// See `width`.
         height: f64,
     },
+    /// Starts a new game from a picture drawn in the page's editor: the server reads the
+    /// position off it from scratch and starts the game when it is a legal Sprouts picture
+    /// (reached by moves from some n-spot start, or any valid position with `any_valid`);
+    /// otherwise it answers `picture_refused` with the reason, and nothing changes.
+    EditedGame {
+        /// The session id from `welcome`.
+        session: String,
+        /// The picture.
+        picture: PictureMsg,
+        /// Whether any valid position will do (not necessarily reached by moves).
+        #[serde(default)]
+        any_valid: bool,
+        /// Normal or misère play.
+        convention: ConventionName,
+        /// Player 1 (Blue) and player 2 (Red).
+        players: [PlayerSpec; 2],
+        /// Who moves first: 0 (Blue) or 1 (Red).
+        first: u8,
+    },
     /// Which spots can be reached from `from`, leaving on the side of `toward`.
     Reach {
         /// Session id.
@@ -326,6 +345,34 @@ pub enum ClientMsg {
     },
 }
 
+/// A picture drawn in the page's editor, in world pixels.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PictureMsg {
+    /// The drawing area's width.
+    pub width: f64,
+    /// The drawing area's height.
+    pub height: f64,
+    /// The spots' centres: the first is spot 1, the next spot 2, and so on.
+    pub spots: Vec<Pt>,
+    /// The curves.
+    pub curves: Vec<PictureCurveMsg>,
+}
+
+/// A curve drawn in the editor: a polyline from a spot's centre through `points` to a spot's
+/// centre.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PictureCurveMsg {
+    /// The spot it starts at.
+    pub from: u32,
+    /// The spot it ends at.
+    pub to: u32,
+    /// The points between (points on the end spots' discs are dropped).
+    #[serde(default)]
+    pub points: Vec<Pt>,
+}
+
 /// What a page keeps to come back to its seat in a network room (from `net`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -455,6 +502,7 @@ impl ClientMsg {
         match self {
             ClientMsg::Hello { .. } => None,
             ClientMsg::NewGame { session, .. }
+            | ClientMsg::EditedGame { session, .. }
             | ClientMsg::Reach { session, .. }
             | ClientMsg::Draw { session, .. }
             | ClientMsg::Redraw { session, .. }
@@ -562,6 +610,17 @@ pub enum ServerMsg {
     },
     /// The network game's state (Net menu).
     Net(Box<NetMsg>),
+    /// The picture of `edited_game` is not a legal Sprouts picture: the reason, and the spots
+    /// and curves (indices into the picture's curves) it names, for the editor to mark. The
+    /// game in play goes on unchanged.
+    PictureRefused {
+        /// Why, in words.
+        reason: String,
+        /// The spots the reason names.
+        spots: Vec<u32>,
+        /// The curves the reason names.
+        curves: Vec<u32>,
+    },
 }
 
 /// One step of an analysis, in the order they come: `started`, then (normal play) a `part`

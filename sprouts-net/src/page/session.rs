@@ -16,6 +16,7 @@ use sprouts::{Convention, Game, Seat};
 
 use super::analysis::AnalysisJob;
 use super::store::{GameStore, KeepJob, KeptGame, KeptSummary, StoreError, is_kept_id, now_ms};
+mod edited;
 mod jobs;
 mod net;
 mod play;
@@ -405,6 +406,14 @@ impl Session {
                 height,
                 ..
             } => self.new_game(spots, convention, players, first, width, height),
+            ClientMsg::EditedGame {
+                picture,
+                any_valid,
+                convention,
+                players,
+                first,
+                ..
+            } => self.edited_game(&picture, any_valid, convention, players, first),
             ClientMsg::Reach {
                 k, from, toward, ..
             } => self.reach(k, from, toward),
@@ -539,6 +548,9 @@ fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
         ClientMsg::Pause { .. } => Some("a network game between people has nothing to pause"),
         ClientMsg::Settings { .. } => {
             Some("the drawing settings of a network game are those it started with")
+        }
+        ClientMsg::EditedGame { .. } => {
+            Some("a network game cannot start from a picture drawn here: leave it first")
         }
         ClientMsg::NewGame { .. }
         | ClientMsg::NetHost { .. }

@@ -1306,3 +1306,92 @@ fn a_kept_game_is_resumed_by_another_session() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A picture drawn in the editor: refused with the reason and the spots or curves it names
+/// (the game in play unchanged), a picture not reached by moves accepted when any valid
+/// position will do, and a legal one started from with its spots and curves as drawn.
+#[test]
+fn a_new_game_from_a_picture_drawn_in_the_editor() {
+    use super::protocol::{ConventionName, PictureCurveMsg, PictureMsg};
+    let mut s = session();
+    let before = new_game(&mut s, 3, [PlayerSpec::Human, PlayerSpec::Human]);
+    let curve = |from, to, points: &[[f64; 2]]| PictureCurveMsg {
+        from,
+        to,
+        points: points.to_vec(),
+    };
+    // Spots 1 and 2, the move 1 - 3 - 2 above them; spots 4 and 5 below.
+    let picture = |curves: Vec<PictureCurveMsg>| PictureMsg {
+        width: 500.0,
+        height: 400.0,
+        spots: vec![
+            [100.0, 200.0],
+            [400.0, 200.0],
+            [250.0, 80.0],
+            [150.0, 300.0],
+            [350.0, 300.0],
+        ],
+        curves,
+    };
+    let edited = |picture: PictureMsg, any_valid| ClientMsg::EditedGame {
+        session: SID.into(),
+        picture,
+        any_valid,
+        convention: ConventionName::Normal,
+        players: [PlayerSpec::Human, PlayerSpec::Human],
+        first: 0,
+    };
+    let the_move = || {
+        vec![
+            curve(1, 3, &[[150.0, 100.0]]),
+            curve(3, 2, &[[350.0, 100.0]]),
+        ]
+    };
+    let refused = |msgs: &[ServerMsg], why: &str| -> (Vec<u32>, Vec<u32>) {
+        assert!(
+            !msgs.iter().any(|m| matches!(m, ServerMsg::State(_))),
+            "{msgs:?}"
+        );
+        msgs.iter()
+            .find_map(|m| match m {
+                ServerMsg::PictureRefused {
+                    reason,
+                    spots,
+                    curves,
+                } if reason.contains(why) => Some((spots.clone(), curves.clone())),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{why}: {msgs:?}"))
+    };
+    // A curve crossing the move.
+    let mut crossing = the_move();
+    crossing.push(curve(4, 5, &[[250.0, 20.0]]));
+    let (_, curves) = refused(&send(&mut s, edited(picture(crossing), true)), "cross");
+    assert_eq!(curves.len(), 2);
+    // A bare curve: valid, not reached by moves.
+    let mut bare = the_move();
+    bare.push(curve(4, 5, &[[250.0, 380.0]]));
+    refused(
+        &send(&mut s, edited(picture(bare.clone()), false)),
+        "odd number",
+    );
+    // A curve to no spot, a world out of range.
+    refused(
+        &send(&mut s, edited(picture(vec![curve(1, 9, &[])]), true)),
+        "not in the picture",
+    );
+    let mut tiny = picture(the_move());
+    tiny.width = 10.0;
+    refused(&send(&mut s, edited(tiny, true)), "drawing area");
+    // Nothing changed meanwhile.
+    let st = last_state(&s.state().into_iter().collect::<Vec<_>>());
+    assert_eq!(st.game, before.game);
+    // Accepted as any valid position, and reached.
+    let st = last_state(&send(&mut s, edited(picture(bare), true)));
+    assert_ne!(st.game, before.game);
+    assert_eq!((st.spots.len(), st.curves.len(), st.k), (5, 3, 0));
+    assert_eq!(st.start_spots, 5);
+    let st = last_state(&send(&mut s, edited(picture(the_move()), false)));
+    assert_eq!((st.spots.len(), st.curves.len()), (5, 2));
+    assert!(st.human_to_move && !st.over);
+}

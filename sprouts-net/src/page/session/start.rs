@@ -10,7 +10,7 @@ use sprouts::{Convention, Game, GameRecord, Seat};
 
 use super::words::{convention_words, player_words};
 use super::{COLOURS, MAX_SPOTS, PageGame, Reply, Session, WORLD_MAX, WORLD_MIN};
-use crate::page::protocol::{ConventionName, PlayerSpec};
+use crate::page::protocol::{ConventionName, PlayerSpec, ServerMsg};
 use crate::page::store::GameStore;
 
 /// What a [`SetupJob`] builds.
@@ -31,6 +31,8 @@ pub(super) enum SetupKind {
     Load { json: String },
     /// The game the server keeps under this id, read from its store and loaded.
     Kept { store: Arc<GameStore>, id: String },
+    /// A picture drawn in the editor, checked and started from.
+    Picture(Box<super::edited::PictureSetup>),
 }
 
 /// Building a new or loaded game, to run on a blocking thread: placing the spots is quick,
@@ -51,6 +53,8 @@ pub struct SetupResult {
     loaded: bool,
     outcome: Result<(Game, Vec<String>), String>,
     keep_id: Option<String>,
+    /// For a picture refused: the spots and curves its reason names.
+    refused_picture: Option<(Vec<u32>, Vec<u32>)>,
 }
 
 impl SetupJob {
@@ -58,7 +62,12 @@ impl SetupJob {
     /// record: the loader's errors come back as the result's error.
     pub fn run(self) -> SetupResult {
         let loaded = matches!(self.kind, SetupKind::Load { .. } | SetupKind::Kept { .. });
+        let mut refused_picture = None;
         let outcome = match self.kind {
+            SetupKind::Picture(setup) => setup.run().map_err(|(why, marks)| {
+                refused_picture = Some(marks);
+                why
+            }),
             SetupKind::New {
                 start: Some(position),
                 world,
@@ -95,6 +104,7 @@ impl SetupJob {
             loaded,
             outcome,
             keep_id: self.keep_id,
+            refused_picture,
         }
     }
 
@@ -107,6 +117,7 @@ impl SetupJob {
                 "the game could not be set up (an internal error: {what})"
             )),
             keep_id: None,
+            refused_picture: None,
         }
     }
 
@@ -255,9 +266,16 @@ impl Session {
         if self.net_resume.is_some() {
             return self.net_resumed(result.outcome.map(|(g, _)| g));
         }
-        let (game, saved_log) = match result.outcome {
-            Ok(g) => g,
-            Err(e) => return Self::error(e),
+        let (game, saved_log) = match (result.outcome, result.refused_picture) {
+            (Ok(g), _) => g,
+            (Err(reason), Some((spots, curves))) => {
+                return Reply::msgs(vec![ServerMsg::PictureRefused {
+                    reason,
+                    spots,
+                    curves,
+                }]);
+            }
+            (Err(e), None) => return Self::error(e),
         };
         self.stop_running();
         if let Some((_, _, stop)) = self.analysing.take() {
