@@ -248,7 +248,6 @@ fn grid_board(n: u32, moves: usize, seed: u64) -> Board {
 /// disc; the analysis checks the discs exactly).
 fn curves_meet(d: &crate::Drawing) -> bool {
     let net = Net::of_drawing(d, 2.0).unwrap();
-    let orient = |p: Point, q: Point, r: Point| (q - p).perp(&(r - p));
     let in_disc = |p: Point| d.spots().iter().any(|s| (p - s.centre).norm() <= s.radius);
     for (i, &(a, b)) in net.segs.iter().enumerate() {
         if in_disc(net.pts[a]) || in_disc(net.pts[b]) {
@@ -262,13 +261,81 @@ fn curves_meet(d: &crate::Drawing) -> bool {
                 continue;
             }
             let (p, q, r, s) = (net.pts[a], net.pts[b], net.pts[c], net.pts[e]);
-            if orient(r, s, p) * orient(r, s, q) <= 0.0 && orient(p, q, r) * orient(p, q, s) <= 0.0
-            {
+            if legs_meet(p, q, r, s) {
                 return true;
             }
         }
     }
     false
+}
+
+/// Whether the legs `pq` and `rs` share a point. Orientations within rounding of zero count as
+/// zero; two legs on one line (a straight stretch of a curve sampled into legs) meet only where
+/// their extents along that line overlap.
+fn legs_meet(p: Point, q: Point, r: Point, s: Point) -> bool {
+    let orient = |a: Point, b: Point, c: Point| {
+        let o = (b - a).perp(&(c - a));
+        let scale = (b - a).norm() * (c - a).norm();
+        if o.abs() <= 1e-9 * scale { 0.0 } else { o }
+    };
+    let (o1, o2) = (orient(r, s, p), orient(r, s, q));
+    let (o3, o4) = (orient(p, q, r), orient(p, q, s));
+    if o1 == 0.0 && o2 == 0.0 && o3 == 0.0 && o4 == 0.0 {
+        let dir = q - p;
+        let along = |x: Point| (x - p).dot(&dir);
+        let (lo, hi) = (along(r).min(along(s)), along(r).max(along(s)));
+        return lo <= dir.dot(&dir) && hi >= 0.0;
+    }
+    o1 * o2 <= 0.0 && o3 * o4 <= 0.0
+}
+
+#[test]
+fn legs_meet_sees_crossings_touches_and_collinear_gaps() {
+    let p = |x: f64, y: f64| Point::new(x, y);
+    // A crossing, a touch at an end, and two legs apart.
+    assert!(legs_meet(
+        p(0.0, 0.0),
+        p(2.0, 2.0),
+        p(0.0, 2.0),
+        p(2.0, 0.0)
+    ));
+    assert!(legs_meet(
+        p(0.0, 0.0),
+        p(2.0, 0.0),
+        p(1.0, 0.0),
+        p(1.0, 3.0)
+    ));
+    assert!(!legs_meet(
+        p(0.0, 0.0),
+        p(2.0, 0.0),
+        p(0.0, 1.0),
+        p(2.0, 1.0)
+    ));
+    // On one line: apart, overlapping, end to end.
+    assert!(!legs_meet(
+        p(376.0, 390.0),
+        p(378.0, 390.0),
+        p(380.0, 390.0),
+        p(382.0, 390.0)
+    ));
+    assert!(legs_meet(
+        p(0.0, 0.0),
+        p(2.0, 0.0),
+        p(1.0, 0.0),
+        p(3.0, 0.0)
+    ));
+    assert!(legs_meet(
+        p(0.0, 0.0),
+        p(2.0, 0.0),
+        p(2.0, 0.0),
+        p(3.0, 0.0)
+    ));
+    // On one slanted line, as sampled points of a straight curve are.
+    let (a, dir) = (
+        p(588.105442045038, 261.80754603470416),
+        sprouts_geom::Vector::new(-1.0897, 1.3717),
+    );
+    assert!(!legs_meet(a, a + dir, a + 2.0 * dir, a + 3.0 * dir));
 }
 
 fn inside(d: &crate::Drawing) -> bool {
@@ -288,7 +355,6 @@ proptest! {
     /// (moved off it by a few pixels) keeps the position, crosses nothing and stays in the
     /// window; a refused one changes nothing.
     #[test]
-    #[ignore = "fails: seed 497, n 4, moves 2, pick 22, side -3.96 (kept in proptest-regressions): after a push the 2 px reference finds two curves' legs meeting outside the spots' discs although the authority check accepted the picture; not yet looked into"]
     fn random_pictures_slid_and_pushed_never_cross(seed in 0u64..1000, n in 2u32..7, moves in 1usize..10, pick in 0usize..100, side in -4.0f64..4.0) {
         let mut b = grid_board(n, moves, seed);
         let key = b.position().game_key();
