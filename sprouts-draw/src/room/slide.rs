@@ -273,7 +273,7 @@ fn seed_walk(net: &Net, v: usize, r: f64, reach: f64) -> (Point, (f64, f64)) {
 /// M's slide as a board transaction.
 impl Board {
     /// Slides spots along their move's curves and moves seeds in their regions to where they
-    /// have the most room (spec 4.3; see [`movable_spots`]): the spots `only` names, or every
+    /// have the most room (spec 4.3; see `movable_spots`): the spots `only` names, or every
     /// spot that can move whose room is below the comfort distance. A rearrangement: the
     /// position read back must be the one before; one step of the history.
     ///
