@@ -16,6 +16,7 @@ async function openEditor(page) {
   await page.selectOption("#p1-who", "human");
   await page.click("#n-edit");
   await page.waitForFunction(() => window.sprouts.editor && !document.getElementById("editor").hidden);
+  assert.match(await page.textContent("#status"), /^Editing a position/);
 }
 const at = (page, x, y) => page.evaluate(([x, y]) => window.sprouts.editorToScreen(x, y), [x, y]);
 async function click(page, x, y) { const [a, b] = await at(page, x, y); await page.mouse.click(a, b); }
@@ -68,6 +69,7 @@ test("a picture drawn by hand starts a game that is played on", { timeout: 12000
   assert.equal(st.spots.length, 5);
   assert.equal(st.curves.length, 4);
   assert.equal(st.k, 0);
+  assert.doesNotMatch(await page.textContent("#status"), /Editing/, "the status is the new game's");
   // Blue joins spots 3 and 1 (each has a curve and two lives) by a click move.
   const a = st.spots.find(s => s.id === 3), b = st.spots.find(s => s.id === 1);
   const [ax, ay] = await H.screen(page, a.x, a.y);

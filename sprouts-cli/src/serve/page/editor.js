@@ -54,12 +54,19 @@ function editorOpen(opts) {
   S.editor = { opts, world: worldSize(), spots: [], curves: [], undo: [], press: null, marks: null, pending: null };
   $("editor").hidden = false;
   setRefusal("");
+  setStatus("Editing a position: Start plays from it, Cancel goes back to the game", false);
   $("ed-info").textContent = "Click to place a spot; drag from a spot to a spot to draw a curve.";
   edDraw();
 }
 S.editorOpen = editorOpen;
-function editorClose() { S.editor = null; $("editor").hidden = true; }
-function edKeep() { const E = S.editor; E.undo.push({ spots: E.spots.map(p => p.slice()), curves: E.curves.map(c => ({ from: c.from, to: c.to, points: c.points.map(p => p.slice()) })) }); }
+// Closed with `st`, the state of the game the picture started; without, the game shown before.
+function editorClose(st) {
+  S.editor = null; $("editor").hidden = true;
+  const now = st || S.state;
+  if (now) setStatus(now.status, false);
+}
+// Before each edit: the last refusal speaks of a picture that is about to change.
+function edKeep() { const E = S.editor; setRefusal(""); E.undo.push({ spots: E.spots.map(p => p.slice()), curves: E.curves.map(c => ({ from: c.from, to: c.to, points: c.points.map(p => p.slice()) })) }); }
 function edView() {
   const c = $("ed-canvas"), r = c.getBoundingClientRect(), w = S.editor.world;
   const m = Math.min(12, r.width / 20, r.height / 20);
@@ -165,7 +172,7 @@ S.on("picture_refused", m => {
   setRefusal("The picture cannot start a game: " + m.reason + ".");
   edDraw();
 });
-S.on("state", st => { const E = S.editor; if (E && E.pending !== null && st.game !== E.pending) editorClose(); });
+S.on("state", st => { const E = S.editor; if (E && E.pending !== null && st.game !== E.pending) editorClose(st); });
 function edDraw() {
   const E = S.editor, c = $("ed-canvas");
   if (!E) return;
