@@ -727,29 +727,15 @@ impl Board {
             ..request.clone()
         };
         if h.local {
-            let mut ghost = seen.borrow().clone();
-            if ghost.is_empty() {
-                ghost = crate::route::ghost_of_request(&self.view(), request, &first)
-                    .unwrap_or_default();
-            }
-            let mut attempt =
-                |b: &mut Board, o: &mut dyn FnMut(&[Point])| b.draw_request(&again, o);
-            if let Some(mut report) = self.rung_local(
-                &first,
-                ghost,
-                &mut attempt,
+            let shown = seen.borrow().clone();
+            let step = HumanStep {
+                request,
+                again: &again,
+                first: &first,
                 options,
                 stop,
-                observer,
-                &mut log,
-            ) {
-                report.rung = match report.rung {
-                    Rung::Local { report, .. } => Rung::Local {
-                        report,
-                        equivalent: None,
-                    },
-                    other => other,
-                };
+            };
+            if let Some(report) = self.human_local(&step, shown, observer, &mut log) {
                 return Ok(report);
             }
         }
@@ -845,4 +831,52 @@ impl Board {
         log.push("the Room steps checked are used up; A, R, Z and . can be pressed by hand".into());
         Err(refused(log, first))
     }
+
+    /// M for a person's move: the ghost is the route last shown for the stroke, or the
+    /// planner's way for the request when none was shown; `None` when M did not draw it.
+    fn human_local(
+        &mut self,
+        step: &HumanStep<'_>,
+        shown: Vec<Point>,
+        observer: &mut dyn FnMut(&[Point]),
+        log: &mut Vec<String>,
+    ) -> Option<LadderReport> {
+        let ghost = if shown.is_empty() {
+            crate::route::ghost_of_request(&self.view(), step.request, step.first)
+                .unwrap_or_default()
+        } else {
+            shown
+        };
+        let again = step.again;
+        let mut attempt = |b: &mut Board, o: &mut dyn FnMut(&[Point])| b.draw_request(again, o);
+        let mut report = self.rung_local(
+            step.first,
+            ghost,
+            &mut attempt,
+            step.options,
+            step.stop,
+            observer,
+            log,
+        )?;
+        report.rung = match report.rung {
+            Rung::Local { report, .. } => Rung::Local {
+                report,
+                equivalent: None,
+            },
+            other => other,
+        };
+        Some(report)
+    }
+}
+
+/// What M needs of a person's refused request.
+struct HumanStep<'a> {
+    /// The request as asked (its stroke gives the ghost when no route was shown).
+    request: &'a DrawRequest,
+    /// The request without its stroke, drawn again after each change.
+    again: &'a DrawRequest,
+    /// The first refusal.
+    first: &'a Refusal,
+    options: &'a LadderOptions,
+    stop: &'a AtomicBool,
 }
