@@ -395,6 +395,23 @@ impl Board {
         )
     }
 
+    /// [`Board::rearrange`] by a step that makes a new picture from the old one and reports on
+    /// it (A and R, M's slide and push): the new picture replaces the old, the report returned.
+    pub(crate) fn rearrange_to<R, E>(
+        &mut self,
+        label: impl Into<String>,
+        make: impl FnOnce(&Drawing) -> Result<(Drawing, R), E>,
+    ) -> Result<R, TransactionError<E>> {
+        let mut report = None;
+        self.rearrange(label, |d| {
+            let (made, r) = make(d)?;
+            *d = made;
+            report = Some(r);
+            Ok(())
+        })?;
+        Ok(report.expect("the edit ran"))
+    }
+
     /// Plays `mv` (a move of [`Board::position`]) by drawing it with `edit`, which is told the
     /// move's spots, new spot and index; the position read back must be the position after the
     /// move.

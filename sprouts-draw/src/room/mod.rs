@@ -248,14 +248,9 @@ impl Board {
         stop: &AtomicBool,
     ) -> Result<RelaxReport, TransactionError<RelaxError>> {
         let settings = *self.settings();
-        let mut report = None;
-        self.rearrange(mode.label(), |d| {
-            let (relaxed, r) = relax_drawing(d, &settings, mode, options, stop)?;
-            *d = relaxed;
-            report = Some(r);
-            Ok(())
-        })?;
-        Ok(report.expect("the edit ran"))
+        self.rearrange_to(mode.label(), |d| {
+            relax_drawing(d, &settings, mode, options, stop)
+        })
     }
 }
 

@@ -259,14 +259,7 @@ impl Board {
         stop: &AtomicBool,
     ) -> Result<PushReport, TransactionError<LocalError>> {
         let settings = *self.settings();
-        let mut report = None;
-        self.rearrange("push", |d| {
-            let (pushed, r) = push_drawing(d, &settings, ghost, options, stop)?;
-            *d = pushed;
-            report = Some(r);
-            Ok(())
-        })?;
-        Ok(report.expect("the edit ran"))
+        self.rearrange_to("push", |d| push_drawing(d, &settings, ghost, options, stop))
     }
 }
 

@@ -289,14 +289,7 @@ impl Board {
         if targets.is_empty() {
             return Err(TransactionError::Edit(LocalError::NoGain));
         }
-        let mut report = None;
-        self.rearrange("slide", |d| {
-            let (slid, r) = slide_drawing(d, &settings, &targets)?;
-            *d = slid;
-            report = Some(r);
-            Ok(())
-        })?;
-        Ok(report.expect("the edit ran"))
+        self.rearrange_to("slide", |d| slide_drawing(d, &settings, &targets))
     }
 }
 

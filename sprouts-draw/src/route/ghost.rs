@@ -7,10 +7,10 @@ use sprouts_geom::Point;
 use sprouts_topo::Move;
 
 use super::frame::Frame;
-use super::plan::{Plan, Want, request_plans};
+use super::plan::{Plan, request_plans};
 use super::planner::Scene;
 use super::walls::Walls;
-use super::{BoardView, DrawRequest, Refusal, computer, relax, search};
+use super::{BoardView, DrawRequest, Refusal, relax, search};
 
 /// The least widest way, as a fraction of the minimum clearance, a ghost is looked for at
 /// (a narrower way's grid would be very fine and its ghost of little use).
@@ -51,21 +51,8 @@ pub(crate) fn ghost_of_move(
     refused: &Refusal,
 ) -> Option<Vec<Point>> {
     let widest = widest_of(refused)?;
-    let pos = view.position();
     let scene = Scene::new(view.drawing, view.settings);
-    let want = if mv.is_one_boundary() {
-        Want::SideA(computer::cluster_side_a(pos, &scene, mv))
-    } else {
-        Want::Any
-    };
-    let plan = Plan {
-        from: mv.from(),
-        to: mv.to(),
-        want,
-        stroke: None,
-        lean: 0.0,
-    };
-    ghost_of_plan(view, &plan, widest)
+    ghost_of_plan(view, &super::computer_plan(view, &scene, mv, 0.0), widest)
 }
 
 /// The ghost of a person's `request` refused with `refused` (its first plan).

@@ -238,6 +238,23 @@ fn sparing_corridors(
     best.1
 }
 
+/// The plan of a computer's move `mv`: its interchangeable boundaries chosen by the
+/// nearest-cluster rule (for a move on one boundary), no stroke.
+pub(crate) fn computer_plan(view: &BoardView<'_>, scene: &Scene, mv: &Move, lean: f64) -> Plan {
+    let want = if mv.is_one_boundary() {
+        Want::SideA(computer::cluster_side_a(view.position(), scene, mv))
+    } else {
+        Want::Any
+    };
+    Plan {
+        from: mv.from(),
+        to: mv.to(),
+        want,
+        stroke: None,
+        lean,
+    }
+}
+
 /// A computer's move `mv` of the board's position made into a certified spline, not yet
 /// played: the nearest-cluster rule's choice of its interchangeable boundaries, other choices
 /// when that one cannot be drawn with the boundaries on their sides, and last the shortest
@@ -253,18 +270,8 @@ fn prepare_move(
 ) -> Result<Prepared, Refusal> {
     let pos = view.position();
     let scene = Scene::new(view.drawing, view.settings);
-    let want = if mv.is_one_boundary() {
-        Want::SideA(computer::cluster_side_a(pos, &scene, mv))
-    } else {
-        Want::Any
-    };
-    let plan = Plan {
-        from: mv.from(),
-        to: mv.to(),
-        want: want.clone(),
-        stroke: None,
-        lean,
-    };
+    let plan = computer_plan(view, &scene, mv, lean);
+    let want = plan.want.clone();
     let mut first = prepare(view, &plan, explain, observer);
     if let (Err(Refusal::WrongEnclosure { .. }), Want::SideA(chosen)) = (&first, &want) {
         first = other_interchangeable(view, &plan, &scene, mv, chosen, same_game, observer)
