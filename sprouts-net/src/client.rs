@@ -20,7 +20,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::peer::protocol::{Body, encode};
-use crate::peer::{Event, Notice, Output, Peer, PeerConfig, Role, Stats};
+use crate::peer::{Event, Notice, Output, Peer, PeerConfig, Role, Stats, same_game};
 use crate::relay::{ErrorCode, RelayIn, RelayOut, RoomCode, Token};
 
 /// Which room.
@@ -298,9 +298,7 @@ pub async fn play_as(
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
             Next::Done => {
-                let mut games = std::mem::take(&mut client.archive);
-                games.extend_from_slice(client.peer.finished_games());
-                games.extend(client.peer.record());
+                let games = client.games();
                 let room = client.room.map(|(c, _)| c).unwrap_or(RoomCode([0; 16]));
                 return Ok(Outcome {
                     room,
@@ -320,14 +318,34 @@ impl Client {
         self.started.elapsed()
     }
 
+    /// The games this side played, in order, the current one last. After a restart the side
+    /// may take back the game it had just finished from the other side, which had not yet seen
+    /// the next one start: that game is counted once. Two different games in a row are never
+    /// [`same_game`], since the first player changes from one game to the next.
+    fn games(&self) -> Vec<GameRecord> {
+        let mut games = self.archive.clone();
+        for g in self
+            .peer
+            .finished_games()
+            .iter()
+            .cloned()
+            .chain(self.peer.record())
+        {
+            if !games.last().is_some_and(|last| same_game(last, &g)) {
+                games.push(g);
+            }
+        }
+        games
+    }
+
     fn describe(&self) -> String {
         format!(
-            "{}: {} actions, waiting {}, in step {}, {} games finished, game over {:?}",
+            "{}: {} actions, waiting {}, in step {}, {} games (the last one over: {:?})",
             self.peer.role(),
             self.peer.actions(),
             self.peer.waiting(),
             self.peer.in_step(),
-            self.archive.len() + self.peer.finished_games().len(),
+            self.games().len(),
             self.peer.game().map(sprouts::Game::is_over)
         )
     }
@@ -538,21 +556,21 @@ impl Client {
         let script = self.config.script.clone();
         let peer = &self.peer;
         let Some(game) = peer.game() else {
-            let ready = peer.role() == Role::Host
-                && matches!(self.config.target, Target::Create)
-                && self.peer_has_game == Some(false);
+            // The host starts the first game, or the game both sides lost to restarts.
+            let ready = peer.role() == Role::Host && self.peer_has_game == Some(false);
             return ready.then_some(Event::NewGame {
                 spots: script.spots,
-                first: 0,
+                first: self.games().len() % 2,
                 convention: script.convention,
             });
         };
         if peer.waiting() {
             return None;
         }
-        let played = self.archive.len() + peer.finished_games().len() + 1;
+        let played = self.games().len();
         if game.is_over() {
-            if self.peer_left && peer.role() == Role::Guest {
+            // The other side left: nothing more can be played.
+            if self.peer_left {
                 self.leaving = Some(Instant::now());
                 return Some(Event::Leave);
             }
@@ -654,7 +672,11 @@ impl Client {
             return;
         }
         self.restarts += 1;
-        self.archive.extend_from_slice(self.peer.finished_games());
+        for g in self.peer.finished_games() {
+            if !self.archive.last().is_some_and(|last| same_game(last, g)) {
+                self.archive.push(g.clone());
+            }
+        }
         let mut config = self.config.peer.clone();
         config.seed = self.rng.random();
         self.peer = Peer::new(config);

@@ -2,7 +2,9 @@
 //! dropped, duplicated, delayed and so reordered on either side, connections cut, programs
 //! restarted in the middle of a game, and the relay itself stopped and started again on its
 //! store. Every game is finished, both sides hold the same games, move for move, and no
-//! divergence was ever seen.
+//! divergence was ever seen where no program restarted. (A restarted program's last action
+//! may still be in flight, held back by a fault, when the new program has taken the game back
+//! and acted in its place: the two actions then diverge, which is seen and repaired.)
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -96,7 +98,9 @@ fn check_same_games(host: &Outcome, guest: &Outcome, games: usize) {
         let game = GameRecord::into_game(h.clone()).expect("a record that replays");
         assert!(game.is_over(), "game {i} is finished");
     }
-    assert_eq!(host.stats.divergences + guest.stats.divergences, 0);
+    if host.restarts + guest.restarts == 0 {
+        assert_eq!(host.stats.divergences + guest.stats.divergences, 0);
+    }
 }
 
 /// 100 position-only games of 3 to 5 spots in ten rooms at once, with every kind of fault and

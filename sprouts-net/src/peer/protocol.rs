@@ -29,7 +29,7 @@ use sprouts::GameRecord;
 use sprouts::topo::{GameKey, MoveNotation, SpotId};
 
 /// The version of this protocol; two programs play only when they speak the same one.
-pub const PEER_PROTOCOL_VERSION: u32 = 1;
+pub const PEER_PROTOCOL_VERSION: u32 = 2;
 
 /// The longest message read (bytes). A whole game of a hundred spots (about 300 moves, each
 /// with the key of its position) stays well under it.
@@ -172,6 +172,9 @@ pub enum Body {
         id: u64,
         /// Why it was sent.
         why: GameWhy,
+        /// The id of the action that started this game (a new game's own id), so that a
+        /// side given a whole game knows whether it is the game it has or the next one.
+        started_by: u64,
         /// The game: start, moves, who moved first, the convention; never a picture.
         record: Box<GameRecord>,
     },
@@ -293,8 +296,13 @@ fn check(msg: &PeerMsg) -> Result<(), DecodeError> {
                 return field("an id out of range".into());
             }
         }
-        Body::Game { id, record, .. } => {
-            if !id_ok(*id) {
+        Body::Game {
+            id,
+            started_by,
+            record,
+            ..
+        } => {
+            if !id_ok(*id) || !id_ok(*started_by) {
                 return field("an id out of range".into());
             }
             if record.picture.is_some() {

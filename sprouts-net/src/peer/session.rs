@@ -307,6 +307,8 @@ struct Pending {
     id: u64,
     /// The game before it, put back if it is refused or loses a conflict.
     before: Option<Box<Game>>,
+    /// The id of the action that started the game before it.
+    started_by_before: u64,
     msg: PeerMsg,
     sent_at: Duration,
 }
@@ -345,6 +347,8 @@ pub struct Peer {
     in_step_at: Option<(u64, u64)>,
     /// Games that were over when a new game replaced them, in order.
     finished: Vec<GameRecord>,
+    /// The id of the action that started the game here (0 when not known: a resumed game).
+    started_by: u64,
 }
 
 /// The pieces of a local action being recorded.
@@ -375,6 +379,7 @@ impl Peer {
             generation: 0,
             in_step_at: None,
             finished: Vec::new(),
+            started_by: 0,
         }
     }
 
@@ -755,12 +760,14 @@ impl Peer {
                 body: Body::Game {
                     id,
                     why: GameWhy::New,
+                    started_by: id,
                     record,
                 },
                 id,
             },
             out,
         );
+        self.started_by = id;
         out.push(Output::Notice(Notice::GameStarted {
             spots,
             repair: false,
@@ -780,6 +787,7 @@ impl Peer {
             n: self.n,
             id: act.id,
             before: act.before,
+            started_by_before: self.started_by,
             msg: msg.clone(),
             sent_at: now,
         });
@@ -802,7 +810,12 @@ impl Peer {
                 Role::Host => self.host_takes(msg, id, prev, out),
                 Role::Guest => self.guest_takes(msg, id, prev, out),
             },
-            Body::Game { id, why, record } => self.on_game(msg.n, id, why, &record, out),
+            Body::Game {
+                id,
+                why,
+                started_by,
+                record,
+            } => self.on_game(msg.n, id, why, started_by, &record, out),
             Body::Ack { id } => {
                 if self
                     .pending
@@ -1004,6 +1017,7 @@ impl Peer {
         n: u64,
         id: u64,
         why: GameWhy,
+        started_by: u64,
         record: &GameRecord,
         out: &mut Vec<Output>,
     ) {
@@ -1038,10 +1052,13 @@ impl Peer {
                     SavedStart::Spots(s) => s,
                     SavedStart::Position { .. } => 0,
                 };
-                if why == GameWhy::New {
+                // A whole game started by another action is the next game, whether it comes
+                // as a new game or as a repair that stands in for the actions missed.
+                if why == GameWhy::New || started_by != self.started_by {
                     self.remember_finished();
                 }
                 self.game = Some(game);
+                self.started_by = started_by;
                 self.generation += 1;
                 self.n = n;
                 self.base = n;
@@ -1303,6 +1320,7 @@ impl Peer {
         out.push(Output::Send(self.envelope(Body::Game {
             id: self.last_id(),
             why: GameWhy::Repair,
+            started_by: self.started_by,
             record: Box::new(record),
         })));
     }
@@ -1315,6 +1333,7 @@ impl Peer {
         self.log.pop_back();
         if let Some(before) = p.before {
             self.game = Some(*before);
+            self.started_by = p.started_by_before;
             self.generation += 1;
         }
         out.push(Output::Notice(Notice::Reverted { reason }));

@@ -57,6 +57,7 @@ fn every_body_round_trips() {
         Body::Game {
             id: 5,
             why: protocol::GameWhy::New,
+            started_by: 5,
             record: Box::new(game.record()),
         },
         Body::Move {
@@ -137,6 +138,7 @@ fn bad_messages_are_refused_with_what_is_wrong() {
         body: Body::Game {
             id: 1,
             why: protocol::GameWhy::New,
+            started_by: 1,
             record: Box::new(game),
         },
     };
@@ -356,4 +358,97 @@ fn random_faults_never_leave_the_sides_apart() {
         games += sim.games_started();
     }
     assert!(games > 300, "{games} games");
+}
+
+/// A guest whose game is over and that is given the next game whole, as a repair standing in
+/// for the new-game action it missed, keeps its finished game; a repair of the same game does
+/// not make it a finished one.
+#[test]
+fn a_repair_with_the_next_game_keeps_the_finished_one() {
+    use super::{Drawing, Event, Output, Peer, PeerConfig, Timing};
+    use std::time::Duration;
+    let config = |role| PeerConfig {
+        role,
+        name: "x".into(),
+        player: sprouts::Seat::Human,
+        drawing: Drawing::Positions,
+        timing: Timing::default(),
+        seed: 5,
+    };
+    let (mut host, mut guest) = (
+        Peer::new(config(Role::Host)),
+        Peer::new(config(Role::Guest)),
+    );
+    let t = Duration::ZERO;
+    host.handle(t, Event::Connected);
+    guest.handle(t, Event::Connected);
+    // Delivers `outs` to `to`; returns its answers and the id that started the game sent.
+    let send = |outs: Vec<Output>, to: &mut Peer| -> (Vec<Output>, Option<u64>) {
+        let (mut back, mut started) = (Vec::new(), None);
+        for o in outs {
+            if let Output::Send(m) = o {
+                if let Body::Game { started_by, .. } = &m.body {
+                    started = Some(*started_by);
+                }
+                back.extend(to.handle(t, Event::Text(protocol::encode(&m))));
+            }
+        }
+        (back, started)
+    };
+    let new_game = |host: &mut Peer, first| {
+        host.handle(
+            t,
+            Event::NewGame {
+                spots: 2,
+                first,
+                convention: sprouts::Convention::Normal,
+            },
+        )
+    };
+    let out = new_game(&mut host, 0);
+    let (back, started) = send(out, &mut guest);
+    let started = started.expect("a game was sent");
+    send(back, &mut host);
+    // Both sides play the game to its end.
+    while !host.game().unwrap().is_over() {
+        let (mover, other) = if host.local_turn() {
+            (&mut host, &mut guest)
+        } else {
+            (&mut guest, &mut host)
+        };
+        let mv = mover.game().unwrap().position().moves().next().unwrap();
+        let out = mover.handle(t, Event::Move(mv));
+        let (back, _) = send(out, other);
+        send(back, mover);
+    }
+    assert!(guest.game().unwrap().is_over());
+    assert!(guest.finished_games().is_empty());
+    let over = guest.record().unwrap();
+    let repair = |started_by, record: sprouts::GameRecord| PeerMsg {
+        k: 0,
+        n: 1000,
+        body: Body::Game {
+            id: 77,
+            why: protocol::GameWhy::Repair,
+            started_by,
+            record: Box::new(record),
+        },
+    };
+    // The same game again, as a repair: nothing finished is added.
+    guest.handle(
+        t,
+        Event::Text(protocol::encode(&repair(started, over.clone()))),
+    );
+    assert!(guest.finished_games().is_empty());
+    // The next game, as a repair: the finished game is kept.
+    let next = sprouts::Game::new(
+        Position::new(2),
+        [sprouts::Seat::Human, sprouts::Seat::Human],
+    )
+    .with_first(1)
+    .record();
+    guest.handle(t, Event::Text(protocol::encode(&repair(started + 1, next))));
+    assert_eq!(guest.finished_games().len(), 1);
+    assert!(super::same_game(&guest.finished_games()[0], &over));
+    assert_eq!(guest.game().unwrap().moves().len(), 0);
 }
