@@ -1,6 +1,8 @@
 // End-to-end tests of the Room menu (spec 4.1) in a real browser: the key R relaxes the present
-// picture (a job on the server, a step of the history), Undo puts the picture back; the menu's
-// boxes are there with the defaults for a person's and the computer's moves.
+// picture (a job on the server, a step of the history), Undo puts the picture back, M with no
+// move waiting for room is refused; the menu's boxes are there with the defaults for a person's
+// and the computer's moves. (A waiting move drawn by a step pressed by hand is tested on the
+// session: sprouts-net's `a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand`.)
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
@@ -37,11 +39,17 @@ test("R relaxes the picture, Undo puts it back; the Room menu's boxes", { timeou
   await page.waitForFunction(b => !window.sprouts.state.busy && JSON.stringify([window.sprouts.state.spots.map(s => [s.id, s.x, s.y, s.r]), window.sprouts.state.curves]) === b, before, { timeout: 30000 });
   assert.equal(await places(page), before, "Undo put the picture back");
   assert.equal(await page.evaluate(() => window.sprouts.state.k), k);
-  // The menu: the boxes with their defaults (M and R for a person, M is not built; R, Z and •
-  // for the computer), and the buttons for the steps now.
+  // M with no move waiting for room: refused, nothing changed.
+  const errs = await page.evaluate(() => window.sprouts.errors.length);
+  await page.keyboard.press("m");
+  await page.waitForFunction(n => window.sprouts.errors.length > n, errs, { timeout: 30000 });
+  assert.match(await page.evaluate(() => window.sprouts.errors.at(-1)), /draw the move first/);
+  assert.equal(await places(page), before);
+  // The menu: the boxes with their defaults (R for a person, M off for the reason in
+  // docs/drawing.md; R, Z and • for the computer), and the buttons for the steps.
   await page.click("#room summary");
-  const boxes = await page.evaluate(() => ["human", "computer"].map(w => ["a", "r", "z", "dot"].map(f => document.getElementById(`room-${w}-${f}`).checked)));
-  assert.deepEqual(boxes, [[false, true, false, false], [false, true, true, true]]);
-  for (const id of ["b-room-a", "b-room-r", "b-room-z", "b-room-dot"]) assert.ok(await page.$("#" + id), id);
+  const boxes = await page.evaluate(() => ["human", "computer"].map(w => ["m", "a", "r", "z", "dot"].map(f => document.getElementById(`room-${w}-${f}`).checked)));
+  assert.deepEqual(boxes, [[false, false, true, false, false], [false, false, true, true, true]]);
+  for (const id of ["b-room-m", "b-room-a", "b-room-r", "b-room-z", "b-room-dot"]) assert.ok(await page.$("#" + id), id);
   await page.close();
 });

@@ -126,7 +126,72 @@ impl Default for HumanRoom {
     }
 }
 
+/// A step of making room for a move (spec 4.1), in the ladder's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RoomStep {
+    /// M: spots slid and seeds moved, curves pushed apart round the move's way.
+    Local,
+    /// A: the curves relaxed with the spots kept.
+    Adjust,
+    /// R: the whole picture relaxed.
+    Rearrange,
+    /// Z: the whole picture drawn afresh.
+    Fresh,
+    /// •: drawn afresh with spots smaller where there is no room.
+    Smaller,
+}
+
+impl RoomStep {
+    /// The steps in the ladder's order.
+    pub const ALL: [RoomStep; 5] = [
+        RoomStep::Local,
+        RoomStep::Adjust,
+        RoomStep::Rearrange,
+        RoomStep::Fresh,
+        RoomStep::Smaller,
+    ];
+
+    /// The step's key: M, A, R, Z or `.`.
+    pub fn key(self) -> &'static str {
+        match self {
+            RoomStep::Local => "M",
+            RoomStep::Adjust => "A",
+            RoomStep::Rearrange => "R",
+            RoomStep::Fresh => "Z",
+            RoomStep::Smaller => ".",
+        }
+    }
+}
+
 impl HumanRoom {
+    fn checked(&self, step: RoomStep) -> bool {
+        match step {
+            RoomStep::Local => self.local,
+            RoomStep::Adjust => self.adjust,
+            RoomStep::Rearrange => self.rearrange,
+            RoomStep::Fresh => self.fresh,
+            RoomStep::Smaller => self.smaller_spots,
+        }
+    }
+
+    /// The steps a person's move climbs (spec 4.1): `pressed` (a step pressed by hand while the
+    /// move waits) and the checked ones above it, or the checked ones from the bottom, as far
+    /// as the boxes are checked in a row (an unchecked M or A is skipped).
+    pub fn climb(&self, pressed: Option<RoomStep>) -> Vec<RoomStep> {
+        let mut steps = Vec::new();
+        for step in RoomStep::ALL {
+            if pressed.is_some_and(|p| step < p) {
+                continue;
+            }
+            if Some(step) == pressed || self.checked(step) {
+                steps.push(step);
+            } else if !matches!(step, RoomStep::Local | RoomStep::Adjust) {
+                break;
+            }
+        }
+        steps
+    }
+
     /// No step taken automatically (heroic mode, or a frontend that offers the steps by hand).
     pub fn none() -> HumanRoom {
         HumanRoom {
@@ -689,6 +754,23 @@ impl Board {
         stop: &AtomicBool,
         observer: &mut dyn FnMut(&[Point]),
     ) -> Result<LadderReport, LadderRefusal> {
+        self.draw_human_request_from(request, options, None, stop, observer)
+    }
+
+    /// [`Board::draw_human_request`] with `pressed`, a step pressed by hand while the move
+    /// waits for room (spec 4.1): when the router still finds no room, that step is taken
+    /// first, then the checked ones above it ([`HumanRoom::climb`]).
+    ///
+    /// # Errors
+    /// As [`Board::draw_human_request`].
+    pub fn draw_human_request_from(
+        &mut self,
+        request: &DrawRequest,
+        options: &LadderOptions,
+        pressed: Option<RoomStep>,
+        stop: &AtomicBool,
+        observer: &mut dyn FnMut(&[Point]),
+    ) -> Result<LadderReport, LadderRefusal> {
         let _span = tracing::debug_span!("draw_human_request").entered();
         let seen = std::cell::RefCell::new(Vec::<Point>::new());
         let observer = &mut |p: &[Point]| {
@@ -714,122 +796,140 @@ impl Board {
             Err(r) => r,
         };
         let mut log = vec![format!("the move asked: refused ({})", first.detail())];
-        let refused = |log: Vec<String>, first: Refusal| LadderRefusal {
-            refusal: Box::new(first),
-            log,
-        };
         if !wants_room(&first) {
-            return Err(refused(log, first));
+            return Err(LadderRefusal {
+                refusal: Box::new(first),
+                log,
+            });
         }
-        let h = options.human;
         let again = DrawRequest {
             stroke: None,
             ..request.clone()
         };
-        if h.local {
-            let shown = seen.borrow().clone();
-            let step = HumanStep {
-                request,
-                again: &again,
-                first: &first,
-                options,
-                stop,
+        let shown = seen.borrow().clone();
+        let human = HumanStep {
+            request,
+            again: &again,
+            first: &first,
+            options,
+            stop,
+        };
+        for step in options.human.climb(pressed) {
+            if stop.load(Ordering::Relaxed) {
+                log.push("the Room steps stopped (Space)".into());
+                break;
+            }
+            let drawn = match step {
+                RoomStep::Local => self.human_local(&human, shown.clone(), observer, &mut log),
+                RoomStep::Adjust => self.human_relax(&human, RelaxMode::Adjust, observer, &mut log),
+                RoomStep::Rearrange => {
+                    self.human_relax(&human, RelaxMode::Rearrange, observer, &mut log)
+                }
+                RoomStep::Fresh => self.human_fresh(&human, false, observer, &mut log),
+                RoomStep::Smaller => self.human_fresh(&human, true, observer, &mut log),
             };
-            if let Some(report) = self.human_local(&step, shown, observer, &mut log) {
+            if let Some(report) = drawn {
                 return Ok(report);
             }
         }
-        let mut steps: Vec<RelaxMode> = Vec::new();
-        if h.adjust {
-            steps.push(RelaxMode::Adjust);
-        }
-        if h.rearrange {
-            steps.push(RelaxMode::Rearrange);
-        }
-        for mode in steps {
-            if stop.load(Ordering::Relaxed) {
-                log.push("the Room steps stopped (Space)".into());
-                return Err(refused(log, first));
-            }
-            let key = mode.label();
-            let (drawn, seconds) = self.changed_then_drawn(
-                |b| {
-                    b.relax(mode, &options.relax_options, stop)
-                        .map_err(|e| format!("{key} refused: {e}"))
-                },
-                relax_words,
-                |b| b.draw_request(&again, observer),
+        if !stop.load(Ordering::Relaxed) {
+            log.push(
+                "the Room steps checked are used up; M, A, R, Z and . can be pressed by hand"
+                    .into(),
             );
-            match drawn {
-                Ok((report, drawn)) => {
-                    log.push(format!(
-                        "Room step {key}: {} in {seconds:.2} s; {} {}",
-                        relax_words(&report),
-                        drawn.words,
-                        drawn_line(&drawn)
-                    ));
-                    return Ok(LadderReport {
-                        rung: Rung::Room {
-                            report,
-                            equivalent: None,
-                        },
-                        mv: drawn.mv,
-                        words: drawn.words,
-                        clearance: Some(drawn.clearance),
-                        log,
-                    });
-                }
-                Err(why) => log.push(format!("Room step {key}, in {seconds:.2} s: {why}")),
+        }
+        Err(LadderRefusal {
+            refusal: Box::new(first),
+            log,
+        })
+    }
+
+    /// A or R for a person's move: the picture relaxed, then the move drawn again.
+    fn human_relax(
+        &mut self,
+        step: &HumanStep<'_>,
+        mode: RelaxMode,
+        observer: &mut dyn FnMut(&[Point]),
+        log: &mut Vec<String>,
+    ) -> Option<LadderReport> {
+        let key = mode.label();
+        let (drawn, seconds) = self.changed_then_drawn(
+            |b| {
+                b.relax(mode, &step.options.relax_options, step.stop)
+                    .map_err(|e| format!("{key} refused: {e}"))
+            },
+            relax_words,
+            |b| b.draw_request(step.again, observer),
+        );
+        match drawn {
+            Ok((report, drawn)) => {
+                log.push(format!(
+                    "Room step {key}: {} in {seconds:.2} s; {} {}",
+                    relax_words(&report),
+                    drawn.words,
+                    drawn_line(&drawn)
+                ));
+                Some(LadderReport {
+                    rung: Rung::Room {
+                        report,
+                        equivalent: None,
+                    },
+                    mv: drawn.mv,
+                    words: drawn.words,
+                    clearance: Some(drawn.clearance),
+                    log: std::mem::take(log),
+                })
+            }
+            Err(why) => {
+                log.push(format!("Room step {key}, in {seconds:.2} s: {why}"));
+                None
             }
         }
-        // Z and • are taken only as far as the boxes are checked in a row from R.
-        let fresh_steps = [
-            (h.rearrange && h.fresh, false),
-            (h.rearrange && h.fresh && h.smaller_spots, true),
-        ];
-        for (on, smaller) in fresh_steps {
-            if !on {
-                break;
+    }
+
+    /// Z or • for a person's move: the picture drawn afresh, then the move drawn again.
+    fn human_fresh(
+        &mut self,
+        step: &HumanStep<'_>,
+        smaller: bool,
+        observer: &mut dyn FnMut(&[Point]),
+        log: &mut Vec<String>,
+    ) -> Option<LadderReport> {
+        let fresh_options = FreshOptions {
+            smaller_spots: smaller,
+            ..step.options.fresh_options
+        };
+        let (drawn, seconds) = self.changed_then_drawn(
+            |b| {
+                b.redraw_fresh_with_stop(&fresh_options, step.stop)
+                    .map_err(|e| format!("refused: {e}"))
+            },
+            fresh_words,
+            |b| b.draw_request(step.again, observer),
+        );
+        let name = if smaller { "•" } else { "Z" };
+        match drawn {
+            Ok((fresh, drawn)) => {
+                let rung = Rung::of_fresh(fresh);
+                log.push(format!(
+                    "Room step {name}: {} in {seconds:.2} s; {} {}",
+                    fresh_words(rung.fresh_report().expect("a fresh rung")),
+                    drawn.words,
+                    drawn_line(&drawn)
+                ));
+                Some(LadderReport {
+                    rung,
+                    mv: drawn.mv,
+                    words: drawn.words,
+                    clearance: Some(drawn.clearance),
+                    log: std::mem::take(log),
+                })
             }
-            if stop.load(Ordering::Relaxed) {
-                log.push("the Room steps stopped (Space)".into());
-                return Err(refused(log, first));
-            }
-            let fresh_options = FreshOptions {
-                smaller_spots: smaller,
-                ..options.fresh_options
-            };
-            let (drawn, seconds) = self.changed_then_drawn(
-                |b| {
-                    b.redraw_fresh_with_stop(&fresh_options, stop)
-                        .map_err(|e| format!("refused: {e}"))
-                },
-                fresh_words,
-                |b| b.draw_request(&again, observer),
-            );
-            let name = if smaller { "•" } else { "Z" };
-            match drawn {
-                Ok((fresh, drawn)) => {
-                    let rung = Rung::of_fresh(fresh);
-                    log.push(format!(
-                        "Room step {name}: {} in {seconds:.2} s; {} {}",
-                        fresh_words(rung.fresh_report().expect("a fresh rung")),
-                        drawn.words,
-                        drawn_line(&drawn)
-                    ));
-                    return Ok(LadderReport {
-                        rung,
-                        mv: drawn.mv,
-                        words: drawn.words,
-                        clearance: Some(drawn.clearance),
-                        log,
-                    });
-                }
-                Err(why) => log.push(format!("Room step {name}, in {seconds:.2} s: {why}")),
+            Err(why) => {
+                log.push(format!("Room step {name}, in {seconds:.2} s: {why}"));
+                None
             }
         }
-        log.push("the Room steps checked are used up; A, R, Z and . can be pressed by hand".into());
-        Err(refused(log, first))
     }
 
     /// M for a person's move: the ghost is the route last shown for the stroke, or the

@@ -90,7 +90,9 @@ pub use drawing::{
     LEAST_SPOT_RADIUS, MAX_SPOT_ID, MAX_WORLD_SIDE, Settings, WorldSize,
 };
 pub use drawn::DrawnMove;
-pub use ladder::{HumanRoom, LadderOptions, LadderRefusal, LadderReport, Rung, fresh_words};
+pub use ladder::{
+    HumanRoom, LadderOptions, LadderRefusal, LadderReport, RoomStep, Rung, fresh_words,
+};
 pub use layout::{FreshMove, FreshOptions, FreshReport, LayoutError};
 pub use legal::{
     Conflict, GroupedMove, HandCurve, HandPicture, LegalPicture, Legality, MAX_GROUPING_STEPS,

@@ -10,7 +10,7 @@ use sprouts_ai::players::Report;
 use sprouts_draw::{
     Board, BoardError, DrawRequest, Drawing, FreshOptions, FreshReport, LadderOptions,
     LadderRefusal, LadderReport, LegalPicture, Legality, PlayedMove, Refusal, RelaxMode,
-    RelaxOptions, RelaxReport, Settings, StepKind, TransactionError, check_picture,
+    RelaxOptions, RelaxReport, RoomStep, Settings, StepKind, TransactionError, check_picture,
 };
 use sprouts_geom::Point;
 use sprouts_topo::{Move, MoveNotation, Position};
@@ -550,15 +550,38 @@ impl Game {
         self.check_turn(true)?;
         match input {
             HumanInput::Move(mv) => self.move_job(mv, None),
-            HumanInput::Request(request) => {
-                let board = self.board().ok_or(GameError::NoPicture)?;
-                Ok(self.job(Work::Request {
-                    board: Box::new(board.clone()),
-                    request,
-                    ladder: self.ladder.clone(),
-                }))
-            }
+            HumanInput::Request(request) => self.request_job(request, None),
         }
+    }
+
+    /// A person's move drawn on the picture that waited for room, drawn again with `pressed`,
+    /// the Room step pressed by hand (spec 4.1): the step changes the picture, then the move
+    /// is drawn, and the checked steps above it follow while it still finds no room. As
+    /// [`Game::human_job`], the change and the move one undo step.
+    ///
+    /// # Errors
+    /// As [`Game::human_job`].
+    pub fn human_room_job(
+        &self,
+        request: DrawRequest,
+        pressed: RoomStep,
+    ) -> Result<Job, GameError> {
+        self.check_turn(true)?;
+        self.request_job(request, Some(pressed))
+    }
+
+    fn request_job(
+        &self,
+        request: DrawRequest,
+        pressed: Option<RoomStep>,
+    ) -> Result<Job, GameError> {
+        let board = self.board().ok_or(GameError::NoPicture)?;
+        Ok(self.job(Work::Request {
+            board: Box::new(board.clone()),
+            request,
+            ladder: self.ladder.clone(),
+            pressed,
+        }))
     }
 
     /// A job that plays `mv` (legal in the position) for the seat to move.

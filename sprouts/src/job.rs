@@ -10,7 +10,7 @@ use sprouts_ai::impartial::{Convention, Outcome};
 use sprouts_ai::players::{Player, Report};
 use sprouts_draw::{
     Board, DrawRequest, FreshOptions, FreshReport, LadderOptions, LadderReport, RelaxMode,
-    RelaxOptions, RelaxReport,
+    RelaxOptions, RelaxReport, RoomStep,
 };
 use sprouts_geom::Point;
 use sprouts_topo::{Move, Position};
@@ -56,6 +56,8 @@ pub(crate) enum Work {
         board: Box<Board>,
         request: DrawRequest,
         ladder: LadderOptions,
+        /// A Room step pressed by hand while the move waited for room.
+        pressed: Option<RoomStep>,
     },
     /// The picture drawn afresh.
     Redraw {
@@ -215,9 +217,11 @@ impl Job {
                 mut board,
                 request,
                 ladder,
+                pressed,
             } => {
                 let _span = tracing::debug_span!("human_move").entered();
-                match board.draw_human_request(&request, &ladder, &stop_flag(limits), observer) {
+                let stop = stop_flag(limits);
+                match board.draw_human_request_from(&request, &ladder, pressed, &stop, observer) {
                     Ok(drawn) => Ok(Done::Moved {
                         mv: drawn.mv.clone(),
                         log: Vec::new(),

@@ -416,3 +416,48 @@ fn the_human_ladder_draws_in_one_step_or_changes_nothing() {
     }
     eprintln!("{tried} requests refused for lack of room went up the human's ladder");
 }
+
+/// The steps a person's move climbs (spec 4.1): the boxes checked in a row from the bottom
+/// (an unchecked M or A skipped, an unchecked R, Z or • ending the climb), or the step
+/// pressed by hand and the checked ones above it.
+#[test]
+fn a_persons_climb_follows_the_boxes_in_a_row() {
+    use crate::{HumanRoom, RoomStep as S};
+    let boxes = |local, adjust, rearrange, fresh, smaller_spots| HumanRoom {
+        local,
+        adjust,
+        rearrange,
+        fresh,
+        smaller_spots,
+    };
+    assert_eq!(HumanRoom::default().climb(None), vec![S::Rearrange]);
+    assert_eq!(HumanRoom::none().climb(None), Vec::<S>::new());
+    assert_eq!(
+        boxes(true, true, true, true, true).climb(None),
+        S::ALL.to_vec()
+    );
+    assert_eq!(
+        boxes(false, false, true, true, false).climb(None),
+        vec![S::Rearrange, S::Fresh]
+    );
+    // Z is taken only with R before it; • only with Z.
+    assert_eq!(
+        boxes(true, false, false, true, true).climb(None),
+        vec![S::Local]
+    );
+    assert_eq!(
+        boxes(false, true, true, false, true).climb(None),
+        vec![S::Adjust, S::Rearrange]
+    );
+    // Pressed by hand: that step, then the checked ones above it.
+    assert_eq!(HumanRoom::none().climb(Some(S::Local)), vec![S::Local]);
+    assert_eq!(HumanRoom::default().climb(Some(S::Fresh)), vec![S::Fresh]);
+    assert_eq!(
+        boxes(true, false, true, true, false).climb(Some(S::Adjust)),
+        vec![S::Adjust, S::Rearrange, S::Fresh]
+    );
+    assert_eq!(
+        boxes(true, true, true, true, true).climb(Some(S::Smaller)),
+        vec![S::Smaller]
+    );
+}

@@ -186,6 +186,12 @@ impl fmt::Display for Refusal {
 impl std::error::Error for Refusal {}
 
 impl Refusal {
+    /// Whether making room (M, A, R, Z, •) can help: the move found no way with the
+    /// clearance, not a rule or a missing spot.
+    pub fn wants_room(&self) -> bool {
+        crate::ladder::wants_room(self)
+    }
+
     /// The refusal for the log, with the numbers.
     pub fn detail(&self) -> String {
         match self {

@@ -61,9 +61,13 @@ pub struct SettingsMsg {
     pub room_vs_length: f64,
 }
 
-/// A Room step pressed by hand (spec 4.1; M is not built).
+/// A Room step pressed by hand (spec 4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RoomStep {
+    /// M: spots slid, seeds moved, curves pushed apart round the way of the move waiting
+    /// for room (spec 4.3, 4.4); only while a move waits.
+    #[serde(rename = "M")]
+    Local,
     /// A: the curves relaxed, the spots kept (spec 4.5).
     #[serde(rename = "A")]
     Adjust,
@@ -76,6 +80,18 @@ pub enum RoomStep {
     /// • (key `.`): afresh, with spots drawn smaller where there is no room (spec 4.6).
     #[serde(rename = ".")]
     Smaller,
+}
+
+impl From<RoomStep> for sprouts::draw::RoomStep {
+    fn from(step: RoomStep) -> sprouts::draw::RoomStep {
+        match step {
+            RoomStep::Local => sprouts::draw::RoomStep::Local,
+            RoomStep::Adjust => sprouts::draw::RoomStep::Adjust,
+            RoomStep::Rearrange => sprouts::draw::RoomStep::Rearrange,
+            RoomStep::Fresh => sprouts::draw::RoomStep::Fresh,
+            RoomStep::Smaller => sprouts::draw::RoomStep::Smaller,
+        }
+    }
 }
 
 /// One row of the Room menu's boxes (spec 4.1): which steps are taken automatically.

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sprouts::draw::{Board, LadderOptions};
+use sprouts::draw::{Board, DrawRequest, LadderOptions};
 use sprouts::{Convention, Game, Seat};
 
 use super::analysis::AnalysisJob;
@@ -71,6 +71,9 @@ struct PageGame {
     paused: bool,
     /// The last refusal, shown on the status line until the next change.
     refusal: Option<String>,
+    /// A person's move refused for lack of room: a Room step pressed now makes room for it
+    /// and draws it (spec 4.1).
+    waiting: Option<DrawRequest>,
     /// The last proved verdict, for the position it was proved in (move count).
     verdict: Option<(usize, String)>,
     /// Games started in this session (for the log).
@@ -152,6 +155,8 @@ pub struct Session {
     generation: u64,
     /// The running job's generation and stop flag.
     running: Option<(u64, Arc<AtomicBool>)>,
+    /// The person's request the running job draws (it waits for room if refused so).
+    requested: Option<DrawRequest>,
     rng: Xoshiro256PlusPlus,
     games: u32,
     /// Counts every change of the board, so that a reach answer for an older picture is dropped.
@@ -196,6 +201,7 @@ impl Session {
             log: Vec::new(),
             generation: 0,
             running: None,
+            requested: None,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             games: 0,
             version: 0,
@@ -543,7 +549,7 @@ fn net_refusal(msg: &ClientMsg) -> Option<&'static str> {
         }
         ClientMsg::Players { .. } => Some("in a network game each side is a person"),
         ClientMsg::Room { .. } => {
-            Some("the Room steps A, R, Z and . are for games on this page (Redraw works here)")
+            Some("the Room steps M, A, R, Z and . are for games on this page (Redraw works here)")
         }
         ClientMsg::Pause { .. } => Some("a network game between people has nothing to pause"),
         ClientMsg::Settings { .. } => {

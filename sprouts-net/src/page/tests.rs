@@ -1395,3 +1395,85 @@ fn a_new_game_from_a_picture_drawn_in_the_editor() {
     assert_eq!((st.spots.len(), st.curves.len()), (5, 2));
     assert!(st.human_to_move && !st.over);
 }
+
+/// A person's move refused for lack of room waits: with the Room boxes off, a loop round one of
+/// two seeds 16 px apart is refused and the status offers the steps; M pressed then makes room
+/// for it and draws it, and so does R, each change and the move one undo step. With no move
+/// waiting, M is refused and changes nothing.
+#[test]
+fn a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand() {
+    use super::protocol::{ConventionName, PictureMsg, RoomBoxesMsg, RoomStep};
+    let mut s = session();
+    let picture = PictureMsg {
+        width: 600.0,
+        height: 400.0,
+        spots: vec![[150.0, 200.0], [400.0, 200.0], [416.0, 200.0]],
+        curves: Vec::new(),
+    };
+    let st0 = last_state(&send(
+        &mut s,
+        ClientMsg::EditedGame {
+            session: SID.into(),
+            picture,
+            any_valid: false,
+            convention: ConventionName::Normal,
+            players: [PlayerSpec::Human, PlayerSpec::Human],
+            first: 0,
+        },
+    ));
+    assert_eq!((st0.spots.len(), st0.k), (3, 0));
+    let off = RoomBoxesMsg::default();
+    send(
+        &mut s,
+        ClientMsg::RoomBoxes {
+            session: SID.into(),
+            human: off,
+            computer: off,
+        },
+    );
+    let room = |s: &mut Session, step| {
+        send(
+            s,
+            ClientMsg::Room {
+                session: SID.into(),
+                k: 0,
+                step,
+            },
+        )
+    };
+    // Nothing waits: M has nothing to make room for.
+    let before = s.state();
+    let msgs = room(&mut s, RoomStep::Local);
+    assert_eq!(errors(&msgs).len(), 1, "{msgs:?}");
+    assert!(errors(&msgs)[0].contains("draw the move first"));
+    assert_eq!(s.state(), before);
+    for step in [RoomStep::Local, RoomStep::Rearrange] {
+        // A loop from 1 round 2, with 3 outside: it must pass between 2 and 3.
+        let msgs = draw(&mut s, 0, 1, 1, Vec::new(), vec![2]);
+        let st = last_state(&msgs);
+        assert_eq!(st.k, 0, "{msgs:?}");
+        let refusal = st.refusal.clone().expect("refused");
+        assert!(refusal.contains("makes room for it"), "{refusal}");
+        assert_eq!(st.curves, st0.curves);
+        let msgs = room(&mut s, step);
+        let st = last_state(&msgs);
+        assert_eq!(st.k, 1, "{step:?}: {msgs:?}");
+        assert!(
+            st.moves[0].starts_with("1 -> 1 enclosing 2"),
+            "{:?}",
+            st.moves
+        );
+        assert!(st.refusal.is_none());
+        // One undo takes back the change and the move.
+        let st = last_state(&send(
+            &mut s,
+            ClientMsg::Undo {
+                session: SID.into(),
+                k: 1,
+            },
+        ));
+        assert_eq!(st.k, 0);
+        assert_eq!(st.spots, st0.spots, "{step:?}: the spots put back");
+        assert!(!st.can_undo);
+    }
+}

@@ -1,15 +1,16 @@
 
 // ---------- the Room menu (spec 4.1): making room by hand, and which steps are automatic ----------
-// A, R, Z and • change the picture, never the position: A relaxes the curves with the spots
-// kept, R relaxes everything, Z draws the picture afresh, • (key .) afresh with spots drawn
-// smaller where there is no room. Each runs on the server as a job (Space stops it) and is a
-// step of the history (Undo puts the picture back). The boxes say which steps are taken by
-// themselves when a move finds no room: one row for a person's moves, one for the computer's.
-// M (sliding spots, moving seeds, pushing curves apart round the waiting move's way) is a box
-// only: it needs a waiting move, so it has no button or key of its own.
+// M, A, R, Z and • change the picture, never the position: M slides spots, moves seeds and
+// pushes curves apart round the way of a move that found no room, A relaxes the curves with the
+// spots kept, R relaxes everything, Z draws the picture afresh, • (key .) afresh with spots
+// drawn smaller where there is no room. Pressed while a person's move waits for room, a step
+// makes room for that move and draws it (the checked steps above it follow); otherwise A, R, Z
+// and • change the picture alone, and M has nothing to make room for. Each runs on the server
+// as a job (Space stops it) and is a step of the history (Undo puts it back). The boxes say
+// which steps are taken by themselves when a move finds no room: one row for a person's moves,
+// one for the computer's.
 const ROOM_KEY = "sprouts.roomBoxes";
-const ROOM_STEPS = [["A", "a", "A: relax the curves, spots kept"], ["R", "r", "R: relax the whole picture"], ["Z", "z", "Z: draw the picture afresh"], [".", "dot", "•: afresh, with spots drawn smaller where there is no room"]];
-const ROOM_BOXES = [["M", "m", "M: slide spots along their curves, move seeds, push curves apart"]].concat(ROOM_STEPS);
+const ROOM_STEPS = [["M", "m", "M: slide spots along their curves, move seeds, push curves apart"], ["A", "a", "A: relax the curves, spots kept"], ["R", "r", "R: relax the whole picture"], ["Z", "z", "Z: draw the picture afresh"], [".", "dot", "•: afresh, with spots drawn smaller where there is no room"]];
 const ROOM_DEFAULTS = { human: { m: false, a: false, r: true, z: false, dot: false }, computer: { m: false, a: false, r: true, z: true, dot: true } };
 function roomBoxes() {
   try {
@@ -30,7 +31,7 @@ function roomBoxes() {
   menu.className = "tool";
   const summary = document.createElement("summary");
   summary.textContent = "Room";
-  summary.title = "Make room for moves: A, R, Z and . (keys), and the steps taken by themselves";
+  summary.title = "Make room for moves: M, A, R, Z and . (keys), and the steps taken by themselves";
   menu.appendChild(summary);
   const panel = document.createElement("div");
   panel.className = "room-panel";
@@ -49,7 +50,7 @@ function roomBoxes() {
   for (const [who, label] of [["human", "For my moves:"], ["computer", "For the computer's moves:"]]) {
     const row = document.createElement("div");
     row.textContent = label + " ";
-    for (const [step, field, title] of ROOM_BOXES) {
+    for (const [step, field, title] of ROOM_STEPS) {
       const l = document.createElement("label");
       l.title = title;
       const c = document.createElement("input");
@@ -65,7 +66,7 @@ function roomBoxes() {
   }
   const note = document.createElement("div");
   note.className = "room-note";
-  note.textContent = "M works for a waiting move only: check its box.";
+  note.textContent = "Pressed while a move waits for room, a step makes room for it and draws it.";
   panel.appendChild(note);
   menu.appendChild(panel);
   $("menus").appendChild(menu);
@@ -90,5 +91,5 @@ window.addEventListener("keydown", ev => {
   if (document.querySelector("dialog[open]") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
   const key = ev.key === "." ? "." : ev.key.toUpperCase();
-  if (["A", "R", "Z", "."].includes(key) && ev.key.length === 1) { ev.preventDefault(); roomStep(key); }
+  if (["M", "A", "R", "Z", "."].includes(key) && ev.key.length === 1) { ev.preventDefault(); roomStep(key); }
 });

@@ -91,6 +91,7 @@ impl Session {
         self.generation += 1;
         let stop = Arc::new(AtomicBool::new(false));
         self.running = Some((self.generation, Arc::clone(&stop)));
+        self.requested = None;
         Job {
             generation: self.generation,
             job,
@@ -177,6 +178,7 @@ impl Session {
             return Reply::default();
         }
         self.running = None;
+        let requested = self.requested.take();
         if let Some(ticket) = result.net {
             return self.net_finish(ticket, result.done);
         }
@@ -184,6 +186,7 @@ impl Session {
             return Reply::default();
         };
         let mut msgs = Vec::new();
+        g.waiting = None;
         match g.game.finish(result.done) {
             Ok(JobEvent::Moved(played)) => {
                 g.refusal = None;
@@ -216,7 +219,15 @@ impl Session {
             }
             Err(GameError::Stale) => return Reply::default(),
             Err(e) => {
-                let (status, detail) = refusal_words(g, &e);
+                let (mut status, detail) = refusal_words(g, &e);
+                if let GameError::Refused(r) = &e
+                    && r.wants_room()
+                {
+                    g.waiting = requested;
+                }
+                if g.waiting.is_some() {
+                    status.push_str(" (M, A, R, Z or . makes room for it)");
+                }
                 g.refusal = Some(status.clone());
                 // A computer that cannot draw stops the game until a person acts.
                 if g.game.computer_to_move() {

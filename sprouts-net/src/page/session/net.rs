@@ -619,6 +619,7 @@ impl Session {
             game: game.clone(),
             paused: false,
             refusal,
+            waiting: None,
             verdict: None,
             number: self.net_game_number,
         });

@@ -219,8 +219,12 @@ impl Session {
         if self.net.is_some() {
             return self.net_draw(HumanInput::Request(request));
         }
-        match g.game.human_job(HumanInput::Request(request)) {
-            Ok(job) => self.run_job(job),
+        match g.game.human_job(HumanInput::Request(request.clone())) {
+            Ok(job) => {
+                let reply = self.run_job(job);
+                self.requested = Some(request);
+                reply
+            }
             Err(e) => Self::error(e.to_string()),
         }
     }
@@ -250,7 +254,22 @@ impl Session {
             Ok(g) => g,
             Err(r) => return Self::error(r),
         };
+        if let Some(request) = g.waiting.clone()
+            && g.game.human_to_move()
+        {
+            return match g.game.human_room_job(request.clone(), step.into()) {
+                Ok(job) => {
+                    let reply = self.run_job(job);
+                    self.requested = Some(request);
+                    reply
+                }
+                Err(e) => Self::error(e.to_string()),
+            };
+        }
         let job = match step {
+            RoomStep::Local => {
+                return Self::error("M makes room for a move that found none: draw the move first");
+            }
             RoomStep::Adjust => g.game.relax_job(RelaxMode::Adjust, RelaxOptions::default()),
             RoomStep::Rearrange => g
                 .game
@@ -299,6 +318,7 @@ impl Session {
             self.stop_running();
         }
         let g = self.game.as_mut().expect("checked by current");
+        g.waiting = None;
         let steps: Vec<Vec<StepKind>> = if undo {
             g.game.undo_turn()
         } else {

@@ -294,6 +294,7 @@ impl Session {
             // A loaded game waits for the person to go on when a computer is to move.
             paused: result.loaded,
             refusal: None,
+            waiting: None,
             verdict: None,
             number: self.games,
         };
