@@ -51,5 +51,11 @@ test("R relaxes the picture, Undo puts it back; the Room menu's boxes", { timeou
   const boxes = await page.evaluate(() => ["human", "computer"].map(w => ["m", "a", "r", "z", "dot"].map(f => document.getElementById(`room-${w}-${f}`).checked)));
   assert.deepEqual(boxes, [[false, false, true, false, false], [false, false, true, true, true]]);
   for (const id of ["b-room-m", "b-room-a", "b-room-r", "b-room-z", "b-room-dot"]) assert.ok(await page.$("#" + id), id);
+  // Heroic greys the person's row (nothing is done by itself for a person's moves), and is kept.
+  await page.click("#room-heroic");
+  assert.deepEqual(await page.evaluate(() => ["m", "a", "r", "z", "dot"].map(f => document.getElementById(`room-human-${f}`).disabled)), [true, true, true, true, true]);
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem("sprouts.roomBoxes")).heroic), true);
+  await page.click("#room-heroic");
+  assert.equal(await page.evaluate(() => document.getElementById("room-human-r").disabled), false);
   await page.close();
 });

@@ -659,6 +659,13 @@ fn check(expected: &Position, found: &Position) -> Result<(), Box<Mismatch>> {
     }))
 }
 
+/// Whether `a` and `b` have the same regions spot for spot (each boundary as a cyclic sequence
+/// of spots), in the same orientation of the whole picture or the mirrored one.
+pub(crate) fn region_forms_match(a: &Position, b: &Position) -> bool {
+    let fa = region_forms(a, false);
+    fa == region_forms(b, false) || fa == region_forms(b, true)
+}
+
 /// A region as sorted boundaries, each at its least rotation, optionally reversed.
 fn region_forms(p: &Position, mirror: bool) -> Vec<Vec<Vec<u32>>> {
     let mut res: Vec<Vec<Vec<u32>>> = p

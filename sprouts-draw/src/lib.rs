@@ -66,6 +66,7 @@ mod analyse;
 mod board;
 mod drawing;
 mod drawn;
+mod heroic;
 mod ladder;
 mod layout;
 mod legal;

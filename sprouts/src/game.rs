@@ -13,7 +13,7 @@ use sprouts_draw::{
     RelaxOptions, RelaxReport, RoomStep, Settings, StepKind, TransactionError, check_picture,
 };
 use sprouts_geom::Point;
-use sprouts_topo::{Move, MoveNotation, Position};
+use sprouts_topo::{Move, MoveNotation, Position, SpotId};
 
 use crate::job::{Done, Job, JobDone, JobEvent, Work};
 use crate::seat::Seat;
@@ -568,6 +568,28 @@ impl Game {
     ) -> Result<Job, GameError> {
         self.check_turn(true)?;
         self.request_job(request, Some(pressed))
+    }
+
+    /// A person's curve kept exactly as drawn (heroic mode, spec 4.7): `stroke` from spot
+    /// `from` to spot `to` in straight pieces, the move the one it makes
+    /// ([`sprouts_draw::Board::draw_exact`]); nothing is routed, smoothed or moved.
+    ///
+    /// # Errors
+    /// As [`Game::human_job`].
+    pub fn human_exact_job(
+        &self,
+        from: SpotId,
+        to: SpotId,
+        stroke: Vec<Point>,
+    ) -> Result<Job, GameError> {
+        self.check_turn(true)?;
+        let board = self.board().ok_or(GameError::NoPicture)?;
+        Ok(self.job(Work::Exact {
+            board: Box::new(board.clone()),
+            from,
+            to,
+            stroke,
+        }))
     }
 
     fn request_job(

@@ -10,10 +10,10 @@ use sprouts_ai::impartial::{Convention, Outcome};
 use sprouts_ai::players::{Player, Report};
 use sprouts_draw::{
     Board, DrawRequest, FreshOptions, FreshReport, LadderOptions, LadderReport, RelaxMode,
-    RelaxOptions, RelaxReport, RoomStep,
+    RelaxOptions, RelaxReport, RoomStep, Rung,
 };
 use sprouts_geom::Point;
-use sprouts_topo::{Move, Position};
+use sprouts_topo::{Move, Position, SpotId};
 
 use crate::game::{GameError, Played, stop_flag, transaction_error};
 
@@ -59,6 +59,13 @@ pub(crate) enum Work {
         /// A Room step pressed by hand while the move waited for room.
         pressed: Option<RoomStep>,
     },
+    /// A person's curve kept exactly as drawn (heroic mode).
+    Exact {
+        board: Box<Board>,
+        from: SpotId,
+        to: SpotId,
+        stroke: Vec<Point>,
+    },
     /// The picture drawn afresh.
     Redraw {
         board: Box<Board>,
@@ -78,6 +85,7 @@ impl std::fmt::Debug for Work {
             Work::Computer { spec, .. } => write!(f, "Computer({spec})"),
             Work::Move { mv, .. } => write!(f, "Move({mv:?})"),
             Work::Request { request, .. } => write!(f, "Request({request:?})"),
+            Work::Exact { from, to, .. } => write!(f, "Exact({from} -> {to})"),
             Work::Redraw { .. } => write!(f, "Redraw"),
             Work::Relax { mode, .. } => write!(f, "Relax({})", mode.label()),
         }
@@ -230,6 +238,34 @@ impl Job {
                         ladder: Some(drawn),
                     }),
                     Err(refusal) => Err(GameError::Refused(refusal.refusal)),
+                }
+            }
+            Work::Exact {
+                mut board,
+                from,
+                to,
+                stroke,
+            } => {
+                let _span = tracing::debug_span!("human_exact_move").entered();
+                match board.draw_exact(from, to, &stroke) {
+                    Ok(drawn) => Ok(Done::Moved {
+                        mv: drawn.mv.clone(),
+                        log: Vec::new(),
+                        report: None,
+                        board: Some(board),
+                        ladder: Some(LadderReport {
+                            rung: Rung::AsChosen { equivalent: None },
+                            log: vec![format!(
+                                "drawn {} exactly as drawn ({} straight pieces)",
+                                drawn.words,
+                                drawn.route.len() - 1
+                            )],
+                            words: drawn.words,
+                            mv: drawn.mv,
+                            clearance: None,
+                        }),
+                    }),
+                    Err(refusal) => Err(GameError::Refused(Box::new(refusal))),
                 }
             }
             Work::Redraw { mut board, options } => {

@@ -30,6 +30,8 @@ pub enum RouteMethod {
     Barrier,
     /// The parity search with this many rays.
     Parity(usize),
+    /// The person's stroke kept exactly as drawn (heroic mode, spec 4.7).
+    Exact,
 }
 
 /// A way found on the grid: a polyline from the first spot's centre to the second's that the

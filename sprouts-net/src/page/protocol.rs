@@ -225,6 +225,10 @@ pub enum ClientMsg {
         human: RoomBoxesMsg,
         /// The boxes for the computer's moves.
         computer: RoomBoxesMsg,
+        /// Heroic mode (spec 4.7): a person's curve kept exactly as drawn, nothing done by
+        /// itself for a person's moves, no M for the computer's.
+        #[serde(default)]
+        heroic: bool,
     },
     /// Undoes the last step.
     Undo {

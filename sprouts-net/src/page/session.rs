@@ -189,6 +189,8 @@ pub struct Session {
     kept: Option<(String, u64)>,
     /// The Room menu's boxes (the ladder's options), for this game and the later ones.
     ladder: LadderOptions,
+    /// Heroic mode: a person's curves kept exactly as drawn.
+    heroic: bool,
 }
 
 impl Session {
@@ -218,6 +220,7 @@ impl Session {
             keep_id: String::new(),
             kept: None,
             ladder: LadderOptions::default(),
+            heroic: false,
         }
     }
 
@@ -446,8 +449,11 @@ impl Session {
             ClientMsg::Redraw { k, .. } => self.redraw(k),
             ClientMsg::Room { k, step, .. } => self.room_step(k, step),
             ClientMsg::RoomBoxes {
-                human, computer, ..
-            } => self.room_boxes(human, computer),
+                human,
+                computer,
+                heroic,
+                ..
+            } => self.room_boxes(human, computer, heroic),
             ClientMsg::Undo { k, .. } => self.undo_redo(k, true),
             ClientMsg::Redo { k, .. } => self.undo_redo(k, false),
             ClientMsg::Pause { paused, .. } => self.pause(paused),

@@ -1429,6 +1429,7 @@ fn a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand() {
             session: SID.into(),
             human: off,
             computer: off,
+            heroic: false,
         },
     );
     let room = |s: &mut Session, step| {
@@ -1476,4 +1477,72 @@ fn a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand() {
         assert_eq!(st.spots, st0.spots, "{step:?}: the spots put back");
         assert!(!st.can_undo);
     }
+}
+
+/// Heroic mode (spec 4.7): a loop drawn by hand is kept exactly as drawn, in straight pieces
+/// between the stroke's points; a curve that would cross it is refused and changes nothing;
+/// the shortest way without a stroke is refused too.
+#[test]
+fn heroic_mode_keeps_a_curve_exactly_as_drawn() {
+    use super::protocol::RoomBoxesMsg;
+    let mut s = session();
+    let st0 = human_game(&mut s, 3);
+    send(
+        &mut s,
+        ClientMsg::RoomBoxes {
+            session: SID.into(),
+            human: RoomBoxesMsg::default(),
+            computer: RoomBoxesMsg::default(),
+            heroic: true,
+        },
+    );
+    let (a, b) = (&st0.spots[0], &st0.spots[1]);
+    let stroke = loop_round((a.x, a.y), (b.x, b.y), 40.0);
+    let msgs = draw(&mut s, 0, 1, 1, stroke.clone(), vec![]);
+    let st = last_state(&msgs);
+    assert_eq!(st.k, 1, "{msgs:?}");
+    assert!(st.moves[0].starts_with("1 -> 1 enclosing 2"), "{:?}", st.moves);
+    // Every piece is straight, and every piece's ends are the stroke's points or spot centres.
+    let centres: Vec<[f64; 2]> = st.spots.iter().map(|p| [p.x, p.y]).collect();
+    let known = |x: f64, y: f64| {
+        stroke
+            .iter()
+            .chain(&centres)
+            .any(|p| (p[0] - x).hypot(p[1] - y) < 1e-6)
+    };
+    let pieces: Vec<&[f64; 8]> = st.curves.iter().flatten().collect();
+    assert!(pieces.len() >= stroke.len() - 4, "{} pieces", pieces.len());
+    let mut ends_known = 0;
+    for p in &pieces {
+        let (dx, dy) = (p[6] - p[0], p[7] - p[1]);
+        for (x, y) in [(p[2], p[3]), (p[4], p[5])] {
+            let off = ((x - p[0]) * dy - (y - p[1]) * dx).abs() / dx.hypot(dy).max(1e-12);
+            assert!(off < 1e-6, "a piece bent by {off} px");
+        }
+        ends_known += usize::from(known(p[0], p[1]));
+    }
+    // The new spot's cut makes the only ends that are not points drawn.
+    assert!(ends_known + 2 >= pieces.len(), "{ends_known} of {}", pieces.len());
+    // Spot 3 to the new spot 4 through the loop's inside: it crosses the loop.
+    let before = s.state();
+    let c4 = st.spots.iter().find(|p| p.id == 4).expect("spot 4");
+    let c3 = &st.spots[2];
+    let inside = [b.x + 12.0, b.y + 12.0];
+    let msgs = draw(
+        &mut s,
+        1,
+        3,
+        4,
+        vec![[c3.x, c3.y], inside, [c4.x, c4.y]],
+        vec![],
+    );
+    assert_eq!(last_state(&msgs).k, 1);
+    assert!(last_state(&msgs).refusal.is_some(), "{msgs:?}");
+    let ServerMsg::State(b0) = before.unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(last_state(&msgs).curves, b0.curves);
+    // No stroke, no curve.
+    let msgs = draw(&mut s, 1, 2, 3, Vec::new(), vec![]);
+    assert!(errors(&msgs)[0].contains("heroic"), "{msgs:?}");
 }

@@ -8,15 +8,17 @@
 // and • change the picture alone, and M has nothing to make room for. Each runs on the server
 // as a job (Space stops it) and is a step of the history (Undo puts it back). The boxes say
 // which steps are taken by themselves when a move finds no room: one row for a person's moves,
-// one for the computer's.
+// one for the computer's. Heroic (spec 4.7) keeps a person's curves exactly as drawn: the
+// person's row is then off and greyed, and the computer takes no M.
 const ROOM_KEY = "sprouts.roomBoxes";
 const ROOM_STEPS = [["M", "m", "M: slide spots along their curves, move seeds, push curves apart"], ["A", "a", "A: relax the curves, spots kept"], ["R", "r", "R: relax the whole picture"], ["Z", "z", "Z: draw the picture afresh"], [".", "dot", "•: afresh, with spots drawn smaller where there is no room"]];
-const ROOM_DEFAULTS = { human: { m: false, a: false, r: true, z: false, dot: false }, computer: { m: false, a: false, r: true, z: true, dot: true } };
+const ROOM_DEFAULTS = { human: { m: false, a: false, r: true, z: false, dot: false }, computer: { m: false, a: false, r: true, z: true, dot: true }, heroic: false };
 function roomBoxes() {
   try {
     const kept = JSON.parse(localStorage.getItem(ROOM_KEY) || "null");
     if (kept && kept.human && kept.computer) {
       for (const who of ["human", "computer"]) if (!("m" in kept[who])) kept[who].m = false;
+      kept.heroic = !!kept.heroic;
       return kept;
     }
   } catch (e) { /* storage off or spoilt: the defaults */ }
@@ -64,18 +66,38 @@ function roomBoxes() {
     }
     panel.appendChild(row);
   }
+  const heroicRow = document.createElement("div");
+  const heroicLabel = document.createElement("label");
+  heroicLabel.title = "Heroic: your curves are kept exactly as you draw them (they must not touch or cross anything); nothing is moved for your moves";
+  const heroic = document.createElement("input");
+  heroic.type = "checkbox";
+  heroic.id = "room-heroic";
+  heroic.checked = boxes.heroic;
+  heroic.onchange = () => { const b = roomBoxes(); b.heroic = heroic.checked; saveRoomBoxes(b); greyHumanRow(b.heroic); };
+  heroicLabel.appendChild(heroic);
+  heroicLabel.appendChild(document.createTextNode(" Heroic: my curves exactly as drawn"));
+  heroicRow.appendChild(heroicLabel);
+  panel.appendChild(heroicRow);
   const note = document.createElement("div");
   note.className = "room-note";
   note.textContent = "Pressed while a move waits for room, a step makes room for it and draws it.";
   panel.appendChild(note);
   menu.appendChild(panel);
   $("menus").appendChild(menu);
+  greyHumanRow(boxes.heroic);
 })();
+// Heroic mode greys the person's row: nothing is done by itself for a person's moves.
+function greyHumanRow(on) {
+  for (const [, field] of ROOM_STEPS) {
+    const c = document.getElementById("room-human-" + field);
+    if (c) { c.disabled = on; c.parentElement.style.opacity = on ? "0.45" : ""; }
+  }
+}
 function saveRoomBoxes(b) {
   try { localStorage.setItem(ROOM_KEY, JSON.stringify(b)); } catch (e) { /* storage off: kept for this session only */ }
   sendRoomBoxes(b);
 }
-function sendRoomBoxes(b) { send({ type: "room_boxes", human: b.human, computer: b.computer }); }
+function sendRoomBoxes(b) { send({ type: "room_boxes", human: b.human, computer: b.computer, heroic: !!b.heroic }); }
 // A step on the present picture now.
 function roomStep(step) {
   const st = S.state;

@@ -219,6 +219,15 @@ impl Session {
         if self.net.is_some() {
             return self.net_draw(HumanInput::Request(request));
         }
+        if self.heroic {
+            let Some(stroke) = request.stroke else {
+                return Self::error("heroic mode draws the curve as drawn: draw it on the picture");
+            };
+            return match g.game.human_exact_job(from, to, stroke) {
+                Ok(job) => self.run_job(job),
+                Err(e) => Self::error(e.to_string()),
+            };
+        }
         match g.game.human_job(HumanInput::Request(request.clone())) {
             Ok(job) => {
                 let reply = self.run_job(job);
@@ -286,10 +295,22 @@ impl Session {
         }
     }
 
-    /// The Room menu's boxes: the ladder's options for this game and the later ones.
-    pub(super) fn room_boxes(&mut self, human: RoomBoxesMsg, computer: RoomBoxesMsg) -> Reply {
+    /// The Room menu's boxes: the ladder's options for this game and the later ones. Heroic
+    /// mode switches the person's boxes off and the computer's M (spec 4.7).
+    pub(super) fn room_boxes(
+        &mut self,
+        human: RoomBoxesMsg,
+        computer: RoomBoxesMsg,
+        heroic: bool,
+    ) -> Reply {
+        let human = if heroic {
+            RoomBoxesMsg::default()
+        } else {
+            human
+        };
+        self.heroic = heroic;
         self.ladder = LadderOptions {
-            local: computer.m,
+            local: computer.m && !heroic,
             adjust: computer.a,
             rearrange: computer.r,
             fresh: computer.z,
