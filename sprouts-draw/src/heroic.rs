@@ -3,7 +3,7 @@
 //! or cross anything; the move is the one the curve makes, read off the picture with the curve
 //! in it, and played by the board's checked transaction like any other.
 
-use sprouts_geom::{CubicBez, Piece, Point, Spline};
+use sprouts_geom::{Point, Spline};
 use sprouts_topo::{Move, Position, SpotId};
 
 use crate::analyse::analyse;
@@ -46,7 +46,7 @@ impl Board {
         }
         let pts = exact_polyline(stroke, (a.centre, a.radius), (b.centre, b.radius))
             .ok_or_else(|| Refusal::Fit("the stroke never leaves its spots".into()))?;
-        let spline = straight_pieces(&pts)?;
+        let spline = Spline::polyline(&pts).map_err(|e| Refusal::Fit(e.to_string()))?;
         let mv = self.move_made(&pos, (from, to), &spline)?;
         let words = mv.describe(&pos);
         let accuracy = 1e-6 * (1.0 + (b.centre - a.centre).norm());
@@ -158,15 +158,6 @@ fn exact_polyline(
     }
     pts.push(cb);
     (pts.len() >= 3 || (!loop_ && pts.len() == 2)).then_some(pts)
-}
-
-/// The polyline as a spline of straight pieces.
-fn straight_pieces(p: &[Point]) -> Result<Spline, Refusal> {
-    let pieces: Vec<Piece> = p
-        .windows(2)
-        .map(|w| Piece::new(CubicBez::line(w[0], w[1]), (w[1] - w[0]).norm()))
-        .collect();
-    Spline::new(pieces).map_err(|e| Refusal::Fit(e.to_string()))
 }
 
 /// Whether two positions are the same spot for spot: the same regions, each with the same

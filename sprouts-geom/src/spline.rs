@@ -163,6 +163,20 @@ pub struct Spline {
 }
 
 impl Spline {
+    /// The polyline `points` as a spline of straight pieces, each parametrised by its length.
+    ///
+    /// # Errors
+    /// As [`Spline::new`]: fewer than two points, a point not finite, or two points equal
+    /// (a piece of length zero).
+    pub fn polyline(points: &[Point]) -> Result<Spline, SplineError> {
+        Spline::new(
+            points
+                .windows(2)
+                .map(|w| Piece::new(CubicBez::line(w[0], w[1]), (w[1] - w[0]).norm()))
+                .collect(),
+        )
+    }
+
     /// Builds a spline, checking the invariants.
     ///
     /// # Errors

@@ -504,11 +504,7 @@ fn split_each_leg(net: &mut Net) {
 
 /// The polyline as a spline of straight pieces.
 fn straight_spline(p: &[Point]) -> Result<Spline, LayoutError> {
-    let pieces: Vec<Piece> = p
-        .windows(2)
-        .map(|w| Piece::new(CubicBez::line(w[0], w[1]), (w[1] - w[0]).norm()))
-        .collect();
-    Spline::new(pieces).map_err(|e| LayoutError::Picture(e.to_string()))
+    Spline::polyline(p).map_err(|e| LayoutError::Picture(e.to_string()))
 }
 
 /// The polyline with each inner corner `p_i` cut by the quadratic arc from a point `a_i` on the

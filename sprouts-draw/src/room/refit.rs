@@ -2,7 +2,7 @@
 //! ([`sprouts_geom::fit_clamped`]), a move's two curves leaving their spot in one direction
 //! while it has only them, the polyline itself where a fitted spline breaks the picture.
 
-use sprouts_geom::{CubicBez, Piece, Point, Spline, Vector, fit_clamped, point_segment_distance};
+use sprouts_geom::{Point, Spline, Vector, fit_clamped, point_segment_distance};
 use sprouts_topo::SpotId;
 
 use super::RelaxError;
@@ -176,9 +176,5 @@ fn grown_spots(drawing: &Drawing, net: &Net, settings: &Settings) -> (Vec<DrawnS
 
 /// The polyline as a spline of straight pieces.
 pub(crate) fn straight_spline(p: &[Point]) -> Result<Spline, RelaxError> {
-    let pieces: Vec<Piece> = p
-        .windows(2)
-        .map(|w| Piece::new(CubicBez::line(w[0], w[1]), (w[1] - w[0]).norm()))
-        .collect();
-    Spline::new(pieces).map_err(|e| RelaxError::Picture(e.to_string()))
+    Spline::polyline(p).map_err(|e| RelaxError::Picture(e.to_string()))
 }

@@ -1501,7 +1501,11 @@ fn heroic_mode_keeps_a_curve_exactly_as_drawn() {
     let msgs = draw(&mut s, 0, 1, 1, stroke.clone(), vec![]);
     let st = last_state(&msgs);
     assert_eq!(st.k, 1, "{msgs:?}");
-    assert!(st.moves[0].starts_with("1 -> 1 enclosing 2"), "{:?}", st.moves);
+    assert!(
+        st.moves[0].starts_with("1 -> 1 enclosing 2"),
+        "{:?}",
+        st.moves
+    );
     // Every piece is straight, and every piece's ends are the stroke's points or spot centres.
     let centres: Vec<[f64; 2]> = st.spots.iter().map(|p| [p.x, p.y]).collect();
     let known = |x: f64, y: f64| {
@@ -1522,7 +1526,11 @@ fn heroic_mode_keeps_a_curve_exactly_as_drawn() {
         ends_known += usize::from(known(p[0], p[1]));
     }
     // The new spot's cut makes the only ends that are not points drawn.
-    assert!(ends_known + 2 >= pieces.len(), "{ends_known} of {}", pieces.len());
+    assert!(
+        ends_known + 2 >= pieces.len(),
+        "{ends_known} of {}",
+        pieces.len()
+    );
     // Spot 3 to the new spot 4 through the loop's inside: it crosses the loop.
     let before = s.state();
     let c4 = st.spots.iter().find(|p| p.id == 4).expect("spot 4");

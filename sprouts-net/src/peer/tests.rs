@@ -32,6 +32,26 @@ fn check_settles(
     sim
 }
 
+/// A host and a guest, people playing positions, both told they are connected.
+fn connected_people(seed: u64) -> (super::Peer, super::Peer) {
+    use super::{Drawing, Event, Peer, PeerConfig, Timing};
+    let config = |role| PeerConfig {
+        role,
+        name: "x".into(),
+        player: sprouts::Seat::Human,
+        drawing: Drawing::Positions,
+        timing: Timing::default(),
+        seed,
+    };
+    let (mut host, mut guest) = (
+        Peer::new(config(Role::Host)),
+        Peer::new(config(Role::Guest)),
+    );
+    host.handle(std::time::Duration::ZERO, Event::Connected);
+    guest.handle(std::time::Duration::ZERO, Event::Connected);
+    (host, guest)
+}
+
 fn divergences(sim: &Sim) -> usize {
     sim.notices()
         .iter()
@@ -202,23 +222,10 @@ fn the_hosts_action_wins_a_conflict() {
 /// actor.
 #[test]
 fn a_move_the_receiver_cannot_match_is_taken_back() {
-    use super::{Drawing, Event, Output, Peer, PeerConfig, Timing};
+    use super::{Event, Output, Peer};
     use std::time::Duration;
-    let config = |role| PeerConfig {
-        role,
-        name: "x".into(),
-        player: sprouts::Seat::Human,
-        drawing: Drawing::Positions,
-        timing: Timing::default(),
-        seed: 3,
-    };
-    let (mut host, mut guest) = (
-        Peer::new(config(Role::Host)),
-        Peer::new(config(Role::Guest)),
-    );
+    let (mut host, mut guest) = connected_people(3);
     let t = Duration::ZERO;
-    host.handle(t, Event::Connected);
-    guest.handle(t, Event::Connected);
     let out = host.handle(
         t,
         Event::NewGame {
@@ -365,23 +372,10 @@ fn random_faults_never_leave_the_sides_apart() {
 /// not make it a finished one.
 #[test]
 fn a_repair_with_the_next_game_keeps_the_finished_one() {
-    use super::{Drawing, Event, Output, Peer, PeerConfig, Timing};
+    use super::{Event, Output, Peer};
     use std::time::Duration;
-    let config = |role| PeerConfig {
-        role,
-        name: "x".into(),
-        player: sprouts::Seat::Human,
-        drawing: Drawing::Positions,
-        timing: Timing::default(),
-        seed: 5,
-    };
-    let (mut host, mut guest) = (
-        Peer::new(config(Role::Host)),
-        Peer::new(config(Role::Guest)),
-    );
+    let (mut host, mut guest) = connected_people(5);
     let t = Duration::ZERO;
-    host.handle(t, Event::Connected);
-    guest.handle(t, Event::Connected);
     // Delivers `outs` to `to`; returns its answers and the id that started the game sent.
     let send = |outs: Vec<Output>, to: &mut Peer| -> (Vec<Output>, Option<u64>) {
         let (mut back, mut started) = (Vec::new(), None);
