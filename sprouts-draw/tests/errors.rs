@@ -203,3 +203,28 @@ fn curves_that_touch() {
     );
     assert_eq!(err.curves(), vec![CurveId(0), CurveId(1)]);
 }
+
+/// A curve from a spot back to it with no other spot on it is named, not reported as an
+/// internal inconsistency.
+#[test]
+fn a_loop_with_no_spot_on_it() {
+    let mut d = picture(&[(1, 100.0, 100.0), (2, 400.0, 100.0)], &[]);
+    add(
+        &mut d,
+        1,
+        1,
+        through(&[
+            (100.0, 100.0),
+            (200.0, 50.0),
+            (250.0, 150.0),
+            (100.0, 100.0),
+        ]),
+    );
+    assert_eq!(
+        error(&d),
+        AnalyseError::BareLoop {
+            curve: CurveId(0),
+            spot: s(1)
+        }
+    );
+}

@@ -18,7 +18,9 @@ use std::cmp::Ordering;
 
 use sprouts_geom::Point;
 use sprouts_geom::certified::{self, cmp_around};
-use sprouts_topo::{BoundaryId, Corner, Lives, Position, RegionId, Setup, SetupError, SpotId};
+use sprouts_topo::{
+    BoundaryId, Corner, Lives, Position, RegionId, Setup, SetupError, SetupProblem, SpotId,
+};
 
 use crate::drawing::{CurveId, Drawing, HalfEdgeId};
 
@@ -167,6 +169,15 @@ pub enum AnalyseError {
         /// The spot.
         spot: SpotId,
     },
+    /// A curve goes from a spot back to it, and the spot is the only one of a region's
+    /// boundary: no position has such a boundary (a move's loop always has its new spot on it).
+    #[error("curve {curve} goes from spot {spot} back to it with no other spot on it")]
+    BareLoop {
+        /// The curve.
+        curve: CurveId,
+        /// The spot.
+        spot: SpotId,
+    },
     /// The regions read off the picture are not a valid position (an internal inconsistency,
     /// reported rather than trusted).
     #[error("the regions read off the picture are not a position: {0}")]
@@ -180,6 +191,7 @@ impl AnalyseError {
             AnalyseError::CurveOffSpot { curve, .. }
             | AnalyseError::DegenerateCurve { curve, .. }
             | AnalyseError::SelfIntersecting { curve }
+            | AnalyseError::BareLoop { curve, .. }
             | AnalyseError::CurveThroughSpot { curve, .. }
             | AnalyseError::Refine { curve, .. } => vec![curve],
             AnalyseError::CurvesCross { a, b }
@@ -493,6 +505,21 @@ impl Analysed {
     }
 }
 
+/// A spot alone on a boundary with curves, explained: a curve from that spot back to it.
+fn bare_loop(drawing: &Drawing, e: &SetupError) -> Option<AnalyseError> {
+    e.problems().iter().find_map(|p| match p {
+        SetupProblem::LoneSpotWithCurves { spot } => drawing
+            .curves()
+            .iter()
+            .position(|c| c.from == *spot && c.to == *spot)
+            .map(|i| AnalyseError::BareLoop {
+                curve: CurveId(u32::try_from(i).unwrap_or(u32::MAX)),
+                spot: *spot,
+            }),
+        _ => None,
+    })
+}
+
 /// Reads the position off a picture from scratch (spec 2.3, `engine.analyse`).
 ///
 /// # Algorithm
@@ -585,7 +612,8 @@ pub fn analyse(drawing: &Drawing) -> Result<Analysis, AnalyseError> {
             .collect(),
         next_spot: Some(drawing.next_spot()),
     };
-    let position = Position::from_setup(setup).map_err(AnalyseError::NotAPosition)?;
+    let position = Position::from_setup(setup)
+        .map_err(|e| bare_loop(drawing, &e).unwrap_or(AnalyseError::NotAPosition(e)))?;
 
     Ok(Analysis {
         position,
