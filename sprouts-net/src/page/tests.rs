@@ -1454,7 +1454,7 @@ fn a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand() {
         let st = last_state(&msgs);
         assert_eq!(st.k, 0, "{msgs:?}");
         let refusal = st.refusal.clone().expect("refused");
-        assert!(refusal.contains("makes room for it"), "{refusal}");
+        assert!(refusal.contains("to make room for it"), "{refusal}");
         assert_eq!(st.curves, st0.curves);
         let msgs = room(&mut s, step);
         let st = last_state(&msgs);

@@ -226,7 +226,7 @@ impl Session {
                     g.waiting = requested;
                 }
                 if g.waiting.is_some() {
-                    status.push_str(" (M, A, R, Z or . makes room for it)");
+                    status.push_str(". Press M, A, R, Z or . to make room for it");
                 }
                 g.refusal = Some(status.clone());
                 // A computer that cannot draw stops the game until a person acts.
