@@ -1,8 +1,9 @@
 // End-to-end tests of the Room menu (spec 4.1) in a real browser: the key R relaxes the present
 // picture (a job on the server, a step of the history), Undo puts the picture back, M with no
 // move waiting for room is refused; the menu's boxes are there with the defaults for a person's
-// and the computer's moves. (A waiting move drawn by a step pressed by hand is tested on the
-// session: sprouts-net's `a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand`.)
+// and the computer's moves; Heroic keeps a loop dragged by hand exactly as drawn. (A waiting
+// move drawn by a step pressed by hand is tested on the session: sprouts-net's
+// `a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand`.)
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
@@ -57,5 +58,35 @@ test("R relaxes the picture, Undo puts it back; the Room menu's boxes", { timeou
   assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem("sprouts.roomBoxes")).heroic), true);
   await page.click("#room-heroic");
   assert.equal(await page.evaluate(() => document.getElementById("room-human-r").disabled), false);
+  await page.close();
+});
+
+test("Heroic keeps a loop dragged by hand exactly as drawn", { timeout: 240000 }, async () => {
+  const page = await env.open();
+  await H.newGame(page, { spots: 3, players: ["human", "human"] });
+  await page.click("#room summary");
+  await page.click("#room-heroic");
+  await page.click("#room summary");
+  const [a, b] = await page.evaluate(() => window.sprouts.state.spots.map(s => [s.x, s.y]));
+  // A wobbly loop from spot 1 round spot 2.
+  const pts = [a];
+  const toward = Math.atan2(a[1] - b[1], a[0] - b[0]);
+  for (let t = 0; t <= 24; t++) {
+    const ang = toward + 0.35 + t / 24 * (2 * Math.PI - 0.7);
+    const r = 70 + 12 * Math.sin(5 * ang);
+    pts.push([b[0] + r * Math.cos(ang), b[1] + r * Math.sin(ang)]);
+  }
+  pts.push(a);
+  const c = await H.stroke(page, pts, { steps: 3 });
+  const ans = await H.answer(page, c);
+  assert.equal(ans.refusal, null); assert.equal(ans.error, null);
+  assert.match(ans.state.moves[0], /^1 -> 1 enclosing 2/);
+  // Straight pieces only, one for each stretch between the points the mouse gave (and the cut).
+  const pieces = ans.state.curves.flat();
+  assert.ok(pieces.length >= 20, `${pieces.length} pieces`);
+  for (const p of pieces) {
+    const [dx, dy] = [p[6] - p[0], p[7] - p[1]];
+    for (const [x, y] of [[p[2], p[3]], [p[4], p[5]]]) assert.ok(Math.abs((x - p[0]) * dy - (y - p[1]) * dx) / Math.hypot(dx, dy) < 1e-6, "a straight piece");
+  }
   await page.close();
 });
