@@ -606,6 +606,18 @@ impl Game {
         }))
     }
 
+    /// The computer's move `mv` that could not be drawn ([`GameError::NotDrawn`]), tried once
+    /// more (after the picture was changed by hand, spec 5.9): the same move, not thought
+    /// again, drawn by the ladder.
+    ///
+    /// # Errors
+    /// [`GameError::Over`], [`GameError::HumanToMove`], [`GameError::Illegal`] for a move that
+    /// is not one of the position.
+    pub fn computer_retry_job(&self, mv: Move, report: Option<Report>) -> Result<Job, GameError> {
+        self.check_turn(false)?;
+        self.move_job(mv, report)
+    }
+
     /// A job that plays `mv` (legal in the position) for the seat to move.
     fn move_job(&self, mv: Move, report: Option<Report>) -> Result<Job, GameError> {
         if !self.position().is_legal(&mv) {

@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use sprouts::ai::players::Report;
 use sprouts::draw::{Board, DrawRequest, LadderOptions};
+use sprouts::topo::Move;
 use sprouts::{Convention, Game, Seat};
 
 use super::analysis::AnalysisJob;
@@ -74,6 +76,10 @@ struct PageGame {
     /// A person's move refused for lack of room: a Room step pressed now makes room for it
     /// and draws it (spec 4.1).
     waiting: Option<DrawRequest>,
+    /// The computer's move that could not be drawn: a Room step by hand lets the computer
+    /// try it once more (spec 5.9), `retry` then set until the move is tried.
+    computer_waiting: Option<(Move, Option<Box<Report>>)>,
+    retry: Option<(Move, Option<Box<Report>>)>,
     /// The last proved verdict, for the position it was proved in (move count).
     verdict: Option<(usize, String)>,
     /// Games started in this session (for the log).
@@ -81,6 +87,17 @@ struct PageGame {
 }
 
 impl PageGame {
+    /// After a Room step by hand: the computer's move that could not be drawn, if any, is
+    /// tried once more (the game goes on).
+    fn retry_after_room(&mut self, computer_waiting: Option<(Move, Option<Box<Report>>)>) {
+        if let Some(w) = computer_waiting
+            && self.game.computer_to_move()
+        {
+            self.retry = Some(w);
+            self.paused = false;
+        }
+    }
+
     fn k(&self) -> u32 {
         u32::try_from(self.game.moves().len()).unwrap_or(u32::MAX)
     }

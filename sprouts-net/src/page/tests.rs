@@ -1554,3 +1554,82 @@ fn heroic_mode_keeps_a_curve_exactly_as_drawn() {
     let msgs = draw(&mut s, 1, 2, 3, Vec::new(), vec![]);
     assert!(errors(&msgs)[0].contains("heroic"), "{msgs:?}");
 }
+
+/// The computer's move that cannot be drawn (its Room boxes off) stops the game; R pressed by
+/// hand then makes room and the computer tries the same move once more, and it is played.
+#[test]
+fn a_room_step_by_hand_lets_the_computer_try_its_move_again() {
+    use super::protocol::{ConventionName, PictureMsg, RoomBoxesMsg, RoomStep};
+    let mut s = session();
+    let off = RoomBoxesMsg::default();
+    send(
+        &mut s,
+        ClientMsg::RoomBoxes {
+            session: SID.into(),
+            human: off,
+            computer: off,
+            heroic: false,
+        },
+    );
+    // Four seeds in a square of side 16 px: a loop round one or two of them has no way between
+    // the others, whichever seed it is drawn at.
+    let start = || ClientMsg::EditedGame {
+        session: SID.into(),
+        picture: PictureMsg {
+            width: 600.0,
+            height: 400.0,
+            spots: vec![
+                [300.0, 200.0],
+                [316.0, 200.0],
+                [300.0, 216.0],
+                [316.0, 216.0],
+            ],
+            curves: Vec::new(),
+        },
+        any_valid: false,
+        convention: ConventionName::Normal,
+        players: [
+            PlayerSpec::Computer {
+                spec: "random".into(),
+            },
+            PlayerSpec::Human,
+        ],
+        first: 0,
+    };
+    // The random player's seed changes from game to game: until it picks such a loop.
+    for _ in 0..40 {
+        let st = last_state(&send(&mut s, start()));
+        if st.k == 1 {
+            continue;
+        }
+        let refusal = st.refusal.clone().expect("not drawn");
+        assert!(refusal.contains("could not be drawn"), "{refusal}");
+        assert!(refusal.contains("once more"), "{refusal}");
+        assert!(st.paused);
+        let msgs = send(
+            &mut s,
+            ClientMsg::Room {
+                session: SID.into(),
+                k: 0,
+                step: RoomStep::Rearrange,
+            },
+        );
+        let st = last_state(&msgs);
+        assert_eq!(st.k, 1, "{msgs:?}");
+        // The move chosen, or one giving the same game (the ladder's second rung).
+        let start = sprouts::topo::Position::new(4);
+        let chosen = start
+            .moves()
+            .find(|m| refusal.contains(&format!("move {} could not", m.describe(&start))))
+            .expect("the refusal names the move");
+        let after = sprouts::topo::Position::parse_glop(&st.glop).expect("GLOP");
+        assert!(
+            start.play(&chosen).unwrap().same_game(&after),
+            "{refusal} / {:?}",
+            st.moves
+        );
+        assert!(!st.paused && st.refusal.is_none());
+        return;
+    }
+    panic!("the computer drew every move it chose");
+}

@@ -187,6 +187,7 @@ impl Session {
         };
         let mut msgs = Vec::new();
         g.waiting = None;
+        let computer_waiting = g.computer_waiting.take();
         match g.game.finish(result.done) {
             Ok(JobEvent::Moved(played)) => {
                 g.refusal = None;
@@ -194,6 +195,7 @@ impl Session {
             }
             Ok(JobEvent::Redrawn(report)) => {
                 g.refusal = None;
+                g.retry_after_room(computer_waiting);
                 self.note(
                     "redraw: the whole picture drawn afresh (undo puts it back)".into(),
                     &mut msgs,
@@ -205,6 +207,7 @@ impl Session {
             }
             Ok(JobEvent::Relaxed(report)) => {
                 g.refusal = None;
+                g.retry_after_room(computer_waiting);
                 self.note(
                     format!(
                         "{}: the whole picture relaxed (undo puts it back)",
@@ -228,11 +231,16 @@ impl Session {
                 if g.waiting.is_some() {
                     status.push_str(". Press M, A, R, Z or . to make room for it");
                 }
-                g.refusal = Some(status.clone());
-                // A computer that cannot draw stops the game until a person acts.
+                // A computer that cannot draw stops the game until a person acts; a Room
+                // step by hand then lets it try the same move once more.
                 if g.game.computer_to_move() {
                     g.paused = true;
+                    if let GameError::NotDrawn { mv, report, .. } = &e {
+                        g.computer_waiting = Some((mv.clone(), report.clone()));
+                        status.push_str(". A, R, Z or . by hand lets it try the move once more");
+                    }
                 }
+                g.refusal = Some(status.clone());
                 self.note(format!("refused: {status}"), &mut msgs);
                 self.note(format!("  {detail}"), &mut msgs);
                 msgs.push(ServerMsg::Refused { reason: status });
@@ -279,11 +287,14 @@ impl Session {
             let line = format!("game over after {} moves: {} wins", g.k(), COLOURS[w]);
             self.note(line, &mut msgs);
         }
-        if let Some(g) = &self.game
+        if let Some(g) = &mut self.game
             && self.running.is_none()
             && !g.paused
             && g.game.computer_to_move()
-            && let Ok(j) = g.game.computer_job()
+            && let Ok(j) = match g.retry.take() {
+                Some((mv, report)) => g.game.computer_retry_job(mv, report.map(|r| *r)),
+                None => g.game.computer_job(),
+            }
         {
             let between_computers = g.game.seats().iter().all(|s| s.spec().is_some()) && g.k() > 0;
             let mut j = self.wrap(j);

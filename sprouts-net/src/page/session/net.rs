@@ -620,6 +620,8 @@ impl Session {
             paused: false,
             refusal,
             waiting: None,
+            computer_waiting: None,
+            retry: None,
             verdict: None,
             number: self.net_game_number,
         });

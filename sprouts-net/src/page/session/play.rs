@@ -340,6 +340,8 @@ impl Session {
         }
         let g = self.game.as_mut().expect("checked by current");
         g.waiting = None;
+        g.computer_waiting = None;
+        g.retry = None;
         let steps: Vec<Vec<StepKind>> = if undo {
             g.game.undo_turn()
         } else {

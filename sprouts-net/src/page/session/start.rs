@@ -295,6 +295,8 @@ impl Session {
             paused: result.loaded,
             refusal: None,
             waiting: None,
+            computer_waiting: None,
+            retry: None,
             verdict: None,
             number: self.games,
         };
