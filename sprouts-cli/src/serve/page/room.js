@@ -26,7 +26,7 @@ function roomBoxes() {
 }
 (function roomMenu() {
   const style = document.createElement("style");
-  style.textContent = "#room{position:relative;display:inline-block}#room summary{cursor:pointer}#room .room-panel{position:absolute;z-index:20;background:#fff;border:1px solid #bbb;border-radius:4px;padding:6px 8px;white-space:nowrap;box-shadow:0 2px 6px rgba(0,0,0,.2)}#room .room-panel div{margin:3px 0}#room .room-note{color:#666;font-size:90%}";
+  style.textContent = "#room{position:relative;display:inline-block}#room summary{cursor:pointer}#room .room-panel{position:absolute;z-index:20;background:#fff;border:1px solid #bbb;border-radius:4px;padding:6px 8px;white-space:nowrap;box-shadow:0 2px 6px rgba(0,0,0,.2)}#room .room-panel div{margin:3px 0}#room .room-note{color:#666;font-size:90%}#room label{display:inline-block;margin-right:6px}@media (max-width:600px){#room{display:block}#room .room-panel{position:static;white-space:normal;box-shadow:none}}";
   document.head.appendChild(style);
   const menu = document.createElement("details");
   menu.id = "room";
