@@ -564,6 +564,27 @@ fn sharpest_in(arc: &[f64], angle: &[f64], range: (f64, f64)) -> f64 {
     best.to_degrees()
 }
 
+/// The sharpest turn (degrees) of the polyline `pts` within [`TURN_WINDOW`] of arc: the
+/// largest change of a segment's direction to that of a later segment starting at most that
+/// far along.
+pub(crate) fn polyline_sharpest_turn(pts: &[Point]) -> f64 {
+    let mut arc = Vec::with_capacity(pts.len());
+    let mut angle: Vec<f64> = Vec::with_capacity(pts.len());
+    let mut s = 0.0;
+    for w in pts.windows(2) {
+        let d = w[1] - w[0];
+        let len = d.norm();
+        if len < 1e-9 {
+            continue;
+        }
+        let a = d.y.atan2(d.x);
+        arc.push(s);
+        angle.push(angle.last().map_or(a, |&prev| unwrap_near(a, prev)));
+        s += len;
+    }
+    sharpest_in(&arc, &angle, (0.0, s))
+}
+
 /// The sharpest turn along every curve and across every move's spot of two curves, and the curves that
 /// turn sharply just past a spot they end at.
 fn turning(drawing: &Drawing, curves: &[Sampled]) -> Turns {

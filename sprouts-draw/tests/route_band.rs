@@ -110,3 +110,31 @@ fn a_lens_is_bulged_as_far_as_its_room_needs() {
         "6 -> 18 enclosing nothing",
     ]);
 }
+
+/// The lens of `13 -> 6` (the 10th move of the game above) is widened for a later move only
+/// where that makes no hook: a push by 17 px on a curve of some 70 px turned it 146 degrees
+/// within 16 px just past its spot; the picture keeps no sharp start.
+#[test]
+fn a_lens_is_widened_without_a_hook() {
+    let words = [
+        "3 -> 3 enclosing 1, 2, 4, 5, 6",
+        "3 -> 9 enclosing 1",
+        "2 -> 2 enclosing 5, 6",
+        "5 -> 5 enclosing 6",
+        "12 -> 6",
+        "8 -> 8 enclosing 7",
+        "2 -> 4",
+        "14 -> 8 enclosing nothing",
+        "15 -> 4 enclosing 9-3-10",
+        "13 -> 6 enclosing nothing",
+    ];
+    let mut board =
+        Board::new(8, WorldSize::new(2560.0, 1383.0), Settings::default()).expect("a board");
+    for w in words {
+        let pos = board.position().clone();
+        let mv = pos.moves().find(|m| m.describe(&pos) == w).expect("legal");
+        board.draw_move(&mv, &mut |_| {}).expect("drawn");
+        let q = sprouts_draw::PictureQuality::of_board(&board);
+        assert_eq!(q.sharp_starts, 0, "after {w}: {q:?}");
+    }
+}

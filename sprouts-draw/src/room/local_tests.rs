@@ -272,7 +272,7 @@ fn curves_meet(d: &crate::Drawing) -> bool {
 /// Whether the legs `pq` and `rs` share a point. Orientations within rounding of zero count as
 /// zero; two legs on one line (a straight stretch of a curve sampled into legs) meet only where
 /// their extents along that line overlap.
-fn legs_meet(p: Point, q: Point, r: Point, s: Point) -> bool {
+pub(super) fn legs_meet(p: Point, q: Point, r: Point, s: Point) -> bool {
     let orient = |a: Point, b: Point, c: Point| {
         let o = (b - a).perp(&(c - a));
         let scale = (b - a).norm() * (c - a).norm();

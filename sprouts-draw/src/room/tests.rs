@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sprouts_geom::Point;
 
+use super::local_tests::legs_meet;
 use super::*;
 use crate::testing::GridDrawer;
 use crate::{Board, WorldSize};
@@ -100,14 +100,6 @@ fn the_gradient_is_the_energy_s_derivative() {
     assert!(checked >= 20);
 }
 
-/// Whether two segments cross or touch (shared ends aside).
-fn segments_meet(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let orient = |p: Point, q: Point, r: Point| (q - p).perp(&(r - p));
-    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
-    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
-    d1 * d2 <= 0.0 && d3 * d4 <= 0.0
-}
-
 /// No two segments of the net that share no node meet (the slow reference: every pair).
 fn no_crossings(net: &Net) -> bool {
     for (i, &(a, b)) in net.segs.iter().enumerate() {
@@ -115,7 +107,7 @@ fn no_crossings(net: &Net) -> bool {
             if a == c || a == d || b == c || b == d {
                 continue;
             }
-            if segments_meet(net.pts[a], net.pts[b], net.pts[c], net.pts[d]) {
+            if legs_meet(net.pts[a], net.pts[b], net.pts[c], net.pts[d]) {
                 return false;
             }
         }

@@ -130,6 +130,7 @@ pub(super) fn room_for_the_next_move(
     }
     let side = if k == 0 { 1.0 } else { -1.0 };
     let r = scene.spots.first().map_or(5.0, |s| s.2);
+    let turn_allowed = crate::quality::polyline_sharpest_turn(&x.curve).max(crate::SHARP_TURN);
     let lack = WANT - best;
     for amount in [
         lack + 1.0,
@@ -147,6 +148,11 @@ pub(super) fn room_for_the_next_move(
         let Some(y) = attempt(&bulged) else {
             continue;
         };
+        // A widening that makes the curve turn sharply (a hook where the push fades) is
+        // worse than the room it makes.
+        if crate::quality::polyline_sharpest_turn(&y.curve) > turn_allowed {
+            continue;
+        }
         if rooms(&y).is_some_and(|after| after.iter().all(|a| a.0 >= WANT)) {
             tracing::debug!(lack, amount, "a lens widened for the next move");
             return y;
