@@ -136,6 +136,21 @@ fn rejected(s: &mut Session, text: &str, what: &str) {
     assert_eq!(s.log_text(), log_before, "{what}: the log is unchanged");
 }
 
+/// The Room menu's boxes all off, for a person's moves and the computer's: nothing makes room
+/// by itself.
+fn room_boxes_off(s: &mut Session) {
+    let off = super::protocol::RoomBoxesMsg::default();
+    send(
+        s,
+        ClientMsg::RoomBoxes {
+            session: SID.into(),
+            human: off,
+            computer: off,
+            heroic: false,
+        },
+    );
+}
+
 fn human_game(s: &mut Session, spots: u32) -> StateMsg {
     new_game(s, spots, [PlayerSpec::Human, PlayerSpec::Human])
 }
@@ -1402,7 +1417,7 @@ fn a_new_game_from_a_picture_drawn_in_the_editor() {
 /// waiting, M is refused and changes nothing.
 #[test]
 fn a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand() {
-    use super::protocol::{ConventionName, PictureMsg, RoomBoxesMsg, RoomStep};
+    use super::protocol::{ConventionName, PictureMsg, RoomStep};
     let mut s = session();
     let picture = PictureMsg {
         width: 600.0,
@@ -1422,16 +1437,7 @@ fn a_waiting_move_is_drawn_by_a_room_step_pressed_by_hand() {
         },
     ));
     assert_eq!((st0.spots.len(), st0.k), (3, 0));
-    let off = RoomBoxesMsg::default();
-    send(
-        &mut s,
-        ClientMsg::RoomBoxes {
-            session: SID.into(),
-            human: off,
-            computer: off,
-            heroic: false,
-        },
-    );
+    room_boxes_off(&mut s);
     let room = |s: &mut Session, step| {
         send(
             s,
@@ -1559,18 +1565,9 @@ fn heroic_mode_keeps_a_curve_exactly_as_drawn() {
 /// hand then makes room and the computer tries the same move once more, and it is played.
 #[test]
 fn a_room_step_by_hand_lets_the_computer_try_its_move_again() {
-    use super::protocol::{ConventionName, PictureMsg, RoomBoxesMsg, RoomStep};
+    use super::protocol::{ConventionName, PictureMsg, RoomStep};
     let mut s = session();
-    let off = RoomBoxesMsg::default();
-    send(
-        &mut s,
-        ClientMsg::RoomBoxes {
-            session: SID.into(),
-            human: off,
-            computer: off,
-            heroic: false,
-        },
-    );
+    room_boxes_off(&mut s);
     // Four seeds in a square of side 16 px: a loop round one or two of them has no way between
     // the others, whichever seed it is drawn at.
     let start = || ClientMsg::EditedGame {
