@@ -14,6 +14,8 @@ mod analysis;
 mod net_tests;
 pub mod position_text;
 pub mod protocol;
+#[cfg(test)]
+mod room_tests;
 mod session;
 pub mod store;
 #[cfg(test)]
