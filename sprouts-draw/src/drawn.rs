@@ -7,7 +7,7 @@
 use sprouts_geom::Point;
 use sprouts_topo::{Move, SpotId};
 
-use crate::board::{Board, TransactionError};
+use crate::board::Board;
 use crate::drawing::CurveId;
 use crate::route::{
     self, BoardView, DrawRequest, EQUIVALENTS_TRIED, Equivalent, Prepared, Reachable, Refusal,
@@ -212,12 +212,7 @@ impl Board {
         let words = p.mv.describe(self.position());
         let cut = p.cut();
         let played = self.play_spline_cut(&p.mv, || cut, Some(p.picture));
-        let curves = played.map_err(|e| match e {
-            TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
-            TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
-            TransactionError::Picture(e) => Refusal::Picture(e.to_string()),
-            TransactionError::Mismatch(m) => Refusal::Mismatch(m.to_string()),
-        })?;
+        let curves = played.map_err(Refusal::of_transaction)?;
         observer(&p.route);
         Ok(DrawnMove {
             mv: p.mv,

@@ -3,11 +3,11 @@
 //! or cross anything; the move is the one the curve makes, read off the picture with the curve
 //! in it, and played by the board's checked transaction like any other.
 
-use sprouts_geom::{Point, Spline};
+use sprouts_geom::{Cut, Point, Spline};
 use sprouts_topo::{Move, Position, SpotId};
 
-use crate::analyse::analyse;
-use crate::board::{Board, TransactionError};
+use crate::analyse::Analysed;
+use crate::board::Board;
 use crate::drawn::DrawnMove;
 use crate::route::{Refusal, RouteMethod};
 
@@ -46,38 +46,35 @@ impl Board {
         }
         let pts = exact_polyline(stroke, (a.centre, a.radius), (b.centre, b.radius))
             .ok_or_else(|| Refusal::Fit("the stroke never leaves its spots".into()))?;
-        let spline = Spline::polyline(&pts).map_err(|e| Refusal::Fit(e.to_string()))?;
-        let mv = self.move_made(&pos, (from, to), &spline)?;
-        let words = mv.describe(&pos);
         let accuracy = 1e-6 * (1.0 + (b.centre - a.centre).norm());
+        let (mv, curve, ahead) = self.move_made(&pos, (from, to), pts, accuracy)?;
+        let words = mv.describe(&pos);
+        let cut = curve.cut.clone();
         let curves = self
-            .play_spline_cut(&mv, || spline.cut_near_middle(accuracy), None)
-            .map_err(|e| match e {
-                TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
-                TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
-                TransactionError::Picture(e) => Refusal::Picture(e.to_string()),
-                TransactionError::Mismatch(m) => Refusal::Mismatch(m.to_string()),
-            })?;
+            .play_spline_cut(&mv, || Ok(cut), ahead)
+            .map_err(Refusal::of_transaction)?;
         Ok(DrawnMove {
             mv,
             words,
             curves,
-            route: pts,
+            route: curve.pts,
             clearance: 0.0,
             method: RouteMethod::Exact,
             equivalent_of: None,
         })
     }
 
-    /// The move of `pos` joining `ends` that `spline` (from the first end to the second) makes:
-    /// the picture with the curve in it read off, and the move whose position is that one,
-    /// spot for spot.
+    /// The move of `pos` joining `ends` that the polyline `pts` (from the first end to the
+    /// second) makes: the picture with the curve in it read off, and the move whose position is
+    /// that one, spot for spot. Also the curve as that move's transaction stores it (from the
+    /// move's first spot) and, when it is the picture read, that reading.
     fn move_made(
         &self,
         pos: &Position,
         (from, to): (SpotId, SpotId),
-        spline: &Spline,
-    ) -> Result<Move, Refusal> {
+        pts: Vec<Point>,
+        accuracy: f64,
+    ) -> Result<(Move, Exact, Option<Analysed>), Refusal> {
         let candidates: Vec<Move> = pos
             .moves()
             .filter(|m| {
@@ -88,30 +85,57 @@ impl Board {
         let Some(first) = candidates.first() else {
             return Err(Refusal::NotInOneRegion(from, to));
         };
-        let cut = spline
-            .cut_near_middle(1e-6)
-            .map_err(|e| Refusal::Fit(e.to_string()))?;
+        // Read with the curve as the first candidate's transaction stores it.
+        let curve = Exact::new(pts, first.spots().0 == from, accuracy)?;
+        let (x, y) = first.spots();
         let mut drawing = self.drawing().clone();
         drawing
             .add_move_curves(
-                (from, first.new_spot(), to),
-                cut.first,
-                cut.second,
+                (x, first.new_spot(), y),
+                curve.cut.first.clone(),
+                curve.cut.second.clone(),
                 u32::try_from(self.moves().len()).unwrap_or(u32::MAX),
                 self.settings().spot_radius,
             )
             .map_err(|e| Refusal::Fit(e.to_string()))?;
-        let found = analyse(&drawing).map_err(|e| Refusal::Picture(e.to_string()))?;
-        let found = found.position();
-        candidates
-            .into_iter()
+        let read = Analysed::new(drawing).map_err(|e| Refusal::Picture(e.to_string()))?;
+        let found = read.analysis().position();
+        let mv = candidates
+            .iter()
             .find(|m| pos.play(m).is_ok_and(|p| same_spot_for_spot(&p, found)))
+            .cloned()
             .ok_or_else(|| {
                 Refusal::Mismatch(format!(
                     "the curve makes {}, which no move joining {from} and {to} gives",
                     found.to_glop()
                 ))
-            })
+            })?;
+        if mv.spots().0 == x {
+            return Ok((mv, curve, Some(read)));
+        }
+        // The move names its spots the other way round: the curve is stored reversed.
+        let reversed = Exact::new(curve.pts, false, accuracy)?;
+        Ok((mv, reversed, None))
+    }
+}
+
+/// A curve kept exactly: its points and the spline of straight pieces through them, cut where
+/// the new spot goes.
+struct Exact {
+    pts: Vec<Point>,
+    cut: Cut,
+}
+
+impl Exact {
+    /// `pts` (reversed unless `forward`) as straight pieces, cut near half their length.
+    fn new(mut pts: Vec<Point>, forward: bool, accuracy: f64) -> Result<Exact, Refusal> {
+        if !forward {
+            pts.reverse();
+        }
+        let cut = Spline::polyline(&pts)
+            .and_then(|s| s.cut_near_middle(accuracy))
+            .map_err(|e| Refusal::Fit(e.to_string()))?;
+        Ok(Exact { pts, cut })
     }
 }
 
@@ -201,6 +225,16 @@ mod tests {
             stroke.push(Point::new(c2.x + 30.0 * ang.cos(), c2.y + 30.0 * ang.sin()));
         }
         stroke.push(c1);
+        // From spot 3 to spot 1, the move naming its spots the other way round: kept, and
+        // taken back.
+        let c3 = centre(&b, 3);
+        let bend = Point::new(0.5 * (c1.x + c3.x) + 40.0, 0.5 * (c1.y + c3.y) + 40.0);
+        let drawn = b
+            .draw_exact(s(3), s(1), &[c3, bend, c1])
+            .expect("drawn from 3");
+        assert!(drawn.route.iter().any(|p| (*p - bend).norm() < 1e-9));
+        b.undo().expect("undo");
+        assert_eq!(b.to_json(), before);
         // Straight through spot 2: refused.
         let through = vec![c1, c2 + (c2 - c1), c1 + (c2 - c1) * 3.0];
         let e = b.draw_exact(s(1), s(3), &through).unwrap_err();

@@ -186,6 +186,19 @@ impl fmt::Display for Refusal {
 impl std::error::Error for Refusal {}
 
 impl Refusal {
+    /// A move's drawing refused by the board's checked transaction, as a refusal.
+    pub(crate) fn of_transaction(
+        e: crate::board::TransactionError<crate::drawing::DrawingError>,
+    ) -> Refusal {
+        use crate::board::TransactionError;
+        match e {
+            TransactionError::Edit(e) => Refusal::Fit(e.to_string()),
+            TransactionError::Illegal(e) => Refusal::Illegal(e.to_string()),
+            TransactionError::Picture(e) => Refusal::Picture(e.to_string()),
+            TransactionError::Mismatch(m) => Refusal::Mismatch(m.to_string()),
+        }
+    }
+
     /// Whether making room (M, A, R, Z, •) can help: the move found no way with the
     /// clearance, not a rule or a missing spot.
     pub fn wants_room(&self) -> bool {
