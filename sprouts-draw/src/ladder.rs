@@ -861,30 +861,15 @@ impl Board {
             relax_words,
             |b| b.draw_request(step.again, observer),
         );
-        match drawn {
-            Ok((report, drawn)) => {
-                log.push(format!(
-                    "Room step {key}: {} in {seconds:.2} s; {} {}",
-                    relax_words(&report),
-                    drawn.words,
-                    drawn_line(&drawn)
-                ));
-                Some(LadderReport {
-                    rung: Rung::Room {
-                        report,
-                        equivalent: None,
-                    },
-                    mv: drawn.mv,
-                    words: drawn.words,
-                    clearance: Some(drawn.clearance),
-                    log: std::mem::take(log),
-                })
-            }
-            Err(why) => {
-                log.push(format!("Room step {key}, in {seconds:.2} s: {why}"));
-                None
-            }
-        }
+        let drawn = drawn.map(|(report, drawn)| {
+            let words = relax_words(&report);
+            let rung = Rung::Room {
+                report,
+                equivalent: None,
+            };
+            (rung, words, drawn)
+        });
+        room_step_report(key, drawn, seconds, log)
     }
 
     /// Z or • for a person's move: the picture drawn afresh, then the move drawn again.
@@ -908,28 +893,12 @@ impl Board {
             |b| b.draw_request(step.again, observer),
         );
         let name = if smaller { "•" } else { "Z" };
-        match drawn {
-            Ok((fresh, drawn)) => {
-                let rung = Rung::of_fresh(fresh);
-                log.push(format!(
-                    "Room step {name}: {} in {seconds:.2} s; {} {}",
-                    fresh_words(rung.fresh_report().expect("a fresh rung")),
-                    drawn.words,
-                    drawn_line(&drawn)
-                ));
-                Some(LadderReport {
-                    rung,
-                    mv: drawn.mv,
-                    words: drawn.words,
-                    clearance: Some(drawn.clearance),
-                    log: std::mem::take(log),
-                })
-            }
-            Err(why) => {
-                log.push(format!("Room step {name}, in {seconds:.2} s: {why}"));
-                None
-            }
-        }
+        let drawn = drawn.map(|(fresh, drawn)| {
+            let rung = Rung::of_fresh(fresh);
+            let words = fresh_words(rung.fresh_report().expect("a fresh rung"));
+            (rung, words, drawn)
+        });
+        room_step_report(name, drawn, seconds, log)
     }
 
     /// M for a person's move: the ghost is the route last shown for the stroke, or the
@@ -966,6 +935,36 @@ impl Board {
             other => other,
         };
         Some(report)
+    }
+}
+
+/// A Room step of a person's move in the log and, when it drew the move, its report: `drawn`
+/// is the rung, the change in words and the move drawn, or why the step did not draw it.
+fn room_step_report(
+    name: &str,
+    drawn: Result<(Rung, String, DrawnMove), String>,
+    seconds: f64,
+    log: &mut Vec<String>,
+) -> Option<LadderReport> {
+    match drawn {
+        Ok((rung, change, drawn)) => {
+            log.push(format!(
+                "Room step {name}: {change} in {seconds:.2} s; {} {}",
+                drawn.words,
+                drawn_line(&drawn)
+            ));
+            Some(LadderReport {
+                rung,
+                mv: drawn.mv,
+                words: drawn.words,
+                clearance: Some(drawn.clearance),
+                log: std::mem::take(log),
+            })
+        }
+        Err(why) => {
+            log.push(format!("Room step {name}, in {seconds:.2} s: {why}"));
+            None
+        }
     }
 }
 
