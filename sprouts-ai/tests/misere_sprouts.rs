@@ -253,3 +253,66 @@ fn deterministic_and_shareable_between_threads() {
         handle.join().expect("no panic");
     }
 }
+
+/// Two and three threads, each with its own tables, against one: every position of the 5-spot
+/// sample and the starts 1 to 10.
+#[test]
+fn threads_agree_with_one_thread() {
+    let one = MisereSproutsSolver::new();
+    for threads in [2, 3] {
+        let many = MisereSproutsSolver::with_threads(MisereConfig::default(), threads);
+        assert_eq!(many.threads(), threads);
+        for n in 1..=10 {
+            let p = Position::new(n);
+            assert_eq!(
+                many.outcome(&p, &Limits::none()).value,
+                one.outcome(&p, &Limits::none()).value,
+                "{n} spots, {threads} threads"
+            );
+        }
+        for form in ["0*3+0*2", "0*4+0.AB|AB", "!", "0.AB|AB"] {
+            let p = position(form);
+            let want = misere(&one, &p);
+            assert_eq!(
+                many.outcome(&p, &Limits::none()).value,
+                Some(want),
+                "{form}"
+            );
+        }
+    }
+}
+
+/// Limits on several threads: the nodes of all threads count, a raised stop flag ends them all,
+/// and either gives "unknown".
+#[test]
+fn limits_on_several_threads_give_unknown() {
+    let solver = MisereSproutsSolver::with_threads(MisereConfig::default(), 2);
+    let solved = solver.outcome(&Position::new(9), &Limits::nodes(50));
+    assert_eq!(solved.value, None);
+    let stop = Arc::new(AtomicBool::new(true));
+    let solved = solver.outcome(&Position::new(9), &Limits::none().with_stop(stop));
+    assert_eq!(solved.value, None);
+    // What was proven stays: the same solver then decides 9 spots.
+    let solved = solver.outcome(&Position::new(9), &Limits::none());
+    assert_eq!(solved.value, Some(Outcome::Loss));
+}
+
+/// Budgets far below what the tables would take: the starts 1 to 10 come out as with no budget,
+/// the bounded tables stay within the budget, and what goes first is what is cheapest to do
+/// again (proof numbers and children lists), not proven positions.
+#[test]
+fn a_small_memory_budget_keeps_the_outcomes() {
+    let unbounded = MisereSproutsSolver::new();
+    check_starts(&unbounded, 1..=10);
+    let whole = unbounded.stats().table_bytes;
+    for budget in [whole / 2, whole / 6] {
+        let solver = MisereSproutsSolver::with_config(MisereConfig {
+            table_bytes: Some(budget),
+            ..MisereConfig::default()
+        });
+        check_starts(&solver, 1..=10);
+        let stats = solver.stats();
+        assert!(stats.table_bytes <= budget, "{budget}: {stats:?}");
+        assert_eq!(stats.evicted, 0, "{budget}: {stats:?}");
+    }
+}

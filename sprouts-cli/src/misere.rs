@@ -31,13 +31,14 @@ pub(crate) struct MisereArgs {
     /// `--time` counts seconds of wall time rather than CPU time.
     #[arg(long, requires = "time")]
     pub(crate) wall: bool,
-    /// Worker threads: the misère search runs on one; any other number is refused with the
-    /// reason.
+    /// Worker threads (default 1, whose node counts are deterministic). With more, each thread
+    /// keeps its own tables and a position's children are shared out among them.
     #[arg(long)]
     pub(crate) threads: Option<usize>,
-    /// Memory for the search's tables of positions (`4G`, `512M`, bytes); proven positions are
-    /// kept longest. Default: a quarter of the machine's memory. The lands met and their
-    /// canonical trees are not bounded (see `docs/solver.md`).
+    /// Memory for the search's tables (`4G`, `512M`, bytes): proven positions, proof numbers,
+    /// children lists, memos of sums; proven positions are kept longest. Default: a quarter of
+    /// the machine's memory. The lands met and their canonical trees (about 120 bytes a land)
+    /// are not bounded (see `docs/solver.md`).
     #[arg(long, value_name = "SIZE")]
     pub(crate) memory: Option<String>,
     /// Give up on a position after this many nodes ("unknown").
@@ -112,16 +113,7 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
     if jobs.is_empty() {
         bail!("nothing to solve: give positions or --spots A..=B");
     }
-    if let Some(threads) = args.threads
-        && threads != 1
-    {
-        bail!(
-            "--threads {threads}: the misère search runs on one thread. It is one memoised \
-             search whose table of positions and store of canonical trees are changed at every \
-             node (a tree is built from its children's trees), so it has no independent \
-             branches to hand to other threads; run several positions as separate processes"
-        );
-    }
+    let threads = input::threads(args.threads)?.unwrap_or(1);
     let limits = || solve::limits(args.nodes, args.time, args.wall);
     limits()?;
     let mut config = MisereConfig {
@@ -136,7 +128,7 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
     if let Some(lives) = args.side_tree_lives {
         config.side_tree_lives = input::bounded("--side-tree-lives", lives, 0, MAX_TREE_LIVES)?;
     }
-    let solver = MisereSproutsSolver::with_config(config);
+    let solver = MisereSproutsSolver::with_threads(config, threads);
     if !args.json {
         println!("position\tmisère outcome\tseconds\tnodes");
     }
@@ -174,9 +166,10 @@ pub(crate) fn run(args: MisereArgs) -> anyhow::Result<()> {
         if args.stats {
             let stats = solver.stats();
             eprintln!(
-                "{name}: {} lands, {} land trees, {} trees, {} proven positions ({} bytes of \
-                 tables, {} dropped)",
+                "{name}: {} lands ({} bytes), {} land trees, {} trees, {} proven positions ({} \
+                 bytes of bounded tables, {} dropped)",
                 stats.lands,
+                stats.land_bytes,
                 stats.land_trees,
                 stats.trees,
                 stats.table,

@@ -373,10 +373,13 @@ fn memory_time_and_threads_flags() {
         ),
         (&["solve", "0*2", "--memory", "lots"], "is not a size"),
         (&["solve", "0*2", "--wall"], "--time"),
-        (&["misere", "0*2", "--threads", "2"], "runs on one thread"),
         (
-            &["solve", "0*2", "--misere", "--threads", "2"],
-            "runs on one thread",
+            &["misere", "0*2", "--threads", "0"],
+            "--threads must be from",
+        ),
+        (
+            &["solve", "0*2", "--misere", "--threads", "100000"],
+            "--threads must be from",
         ),
     ] {
         let out = sprouts(args);

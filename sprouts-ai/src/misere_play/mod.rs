@@ -42,6 +42,7 @@
 //! assert_eq!(fresh.outcome(&Position::new(7), &Limits::nodes(10)).value, None);
 //! ```
 
+mod parallel;
 mod search;
 
 use std::sync::Mutex;
@@ -66,19 +67,25 @@ pub struct MisereConfig {
     /// largest land of a position is searched, as Lemoine and Viennot do with nimbers in normal
     /// play).
     pub side_tree_lives: u32,
-    /// Bytes allowed to the search's transposition table of proven positions and its table of
-    /// proof numbers (`None`: no bound). Over the budget the proof numbers (which only steer
-    /// the search) are dropped first, then half the proven positions; a dropped result is
-    /// proved again if it is needed. The lands met and their canonical trees are not bounded:
-    /// every table key names them by number, so they cannot be forgotten one by one.
+    /// Bytes allowed to the search's tables (`None`: no bound): the transposition table of
+    /// proven positions, the proof numbers, the lists of children of lands being searched, and
+    /// the memos of sums of trees. Over the budget what is cheapest to do again goes first: the
+    /// proof numbers (which only steer the search), the children lists, the memos, then half
+    /// the proven positions; whatever is dropped is computed again if it is needed. The lands
+    /// met (one canonical form each) and their canonical trees are not bounded: every table key
+    /// names them by number, so they cannot be forgotten one by one; they are about 120 bytes a
+    /// land ([`MisereStats::land_bytes`]).
     pub table_bytes: Option<usize>,
 }
 
 impl Default for MisereConfig {
     fn default() -> Self {
         MisereConfig {
-            tree_lives: 12,
-            side_tree_lives: 18,
+            // Measured on 14 to 17 spots (docs/performance.md): larger thresholds spend their
+            // time on exact trees of lands the search would have cut short; smaller ones search
+            // what a tree would have summed up.
+            tree_lives: 8,
+            side_tree_lives: 12,
             table_bytes: None,
         }
     }
@@ -95,9 +102,10 @@ pub struct MisereStats {
     pub trees: usize,
     /// Proven positions in the transposition table (unsolved lands beside a context).
     pub table: usize,
-    /// Bytes the transposition table and the table of proof numbers take, as
-    /// [`MisereConfig::table_bytes`] counts them.
+    /// Bytes the bounded tables take, as [`MisereConfig::table_bytes`] counts them.
     pub table_bytes: usize,
+    /// Bytes the lands met take (their forms and the index of them; not bounded), about.
+    pub land_bytes: usize,
     /// Proven positions dropped to keep within [`MisereConfig::table_bytes`].
     pub evicted: u64,
 }
@@ -108,9 +116,13 @@ pub struct MisereStats {
 /// The tables live inside, behind a mutex, and are kept between calls: a solver that has decided
 /// a position answers its sub-positions at once. It is `Send + Sync`; calls from several threads
 /// take turns. Results do not depend on the history (node counts do).
+///
+/// With several threads ([`with_threads`](Self::with_threads)) each thread keeps its own tables
+/// and the position's children are shared out among them in rounds of growing node budgets;
+/// the first child found lost ends the others' work.
 #[derive(Debug)]
 pub struct MisereSproutsSolver {
-    search: Mutex<Search>,
+    searches: Vec<Mutex<Search>>,
 }
 
 impl Default for MisereSproutsSolver {
@@ -127,9 +139,31 @@ impl MisereSproutsSolver {
 
     /// A solver with the given settings and empty tables.
     pub fn with_config(config: MisereConfig) -> Self {
+        MisereSproutsSolver::with_threads(config, 1)
+    }
+
+    /// A solver deciding each position on `threads` threads (at least one), each with its own
+    /// tables; [`MisereConfig::table_bytes`] is shared out equally among them.
+    pub fn with_threads(config: MisereConfig, threads: usize) -> Self {
+        let threads = threads.max(1);
+        let config = MisereConfig {
+            table_bytes: config.table_bytes.map(|bytes| bytes / threads),
+            ..config
+        };
         MisereSproutsSolver {
-            search: Mutex::new(Search::new(config)),
+            searches: (0..threads)
+                .map(|_| Mutex::new(Search::new(config.clone())))
+                .collect(),
         }
+    }
+
+    /// How many threads decide each position.
+    pub fn threads(&self) -> usize {
+        self.searches.len()
+    }
+
+    fn first(&self) -> std::sync::MutexGuard<'_, Search> {
+        self.searches[0].lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The misère outcome of `position` for the player to move, or `None` ("unknown") when
@@ -141,8 +175,10 @@ impl MisereSproutsSolver {
         let form = position.canonical();
         let lands = form.land_forms();
         let _span = tracing::info_span!("misere_outcome", form = form.as_str()).entered();
-        let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        let (value, nodes) = search.outcome(&lands, limits);
+        let (value, nodes) = match self.searches.len() {
+            1 => self.first().outcome(&lands, limits),
+            _ => parallel::outcome(&self.searches, &lands, limits),
+        };
         Solved {
             value,
             nodes,
@@ -157,8 +193,7 @@ impl MisereSproutsSolver {
         let start = limits.now();
         let form = position.canonical();
         let lands = form.land_forms();
-        let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        let (value, nodes) = search.tree_text(&lands, limits);
+        let (value, nodes) = self.first().tree_text(&lands, limits);
         Solved {
             value,
             nodes,
@@ -166,12 +201,20 @@ impl MisereSproutsSolver {
         }
     }
 
-    /// The sizes of the solver's tables.
+    /// The sizes of the solver's tables (added over its threads' tables).
     pub fn stats(&self) -> MisereStats {
-        self.search
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .stats()
+        self.searches
+            .iter()
+            .map(|search| search.lock().unwrap_or_else(|e| e.into_inner()).stats())
+            .fold(MisereStats::default(), |a, b| MisereStats {
+                lands: a.lands + b.lands,
+                land_trees: a.land_trees + b.land_trees,
+                trees: a.trees + b.trees,
+                table: a.table + b.table,
+                table_bytes: a.table_bytes + b.table_bytes,
+                land_bytes: a.land_bytes + b.land_bytes,
+                evicted: a.evicted + b.evicted,
+            })
     }
 }
 

@@ -63,7 +63,12 @@ pub(super) struct Search {
     config: MisereConfig,
     store: MisereStore,
     lands: Vec<Land>,
-    index: FxHashMap<LandForm, LandId>,
+    /// The lands by the hash of their form (the form itself is kept once, in `lands`); the rare
+    /// land whose hash another land already has is found in `collided`.
+    index: FxHashMap<u64, LandId>,
+    collided: FxHashMap<LandForm, LandId>,
+    /// Bytes of the lands' form texts.
+    land_text_bytes: usize,
     /// Proven outcomes (true: won for the player to move) of states, keyed by the context's
     /// trees, [`SEPARATOR`], then the unsolved lands.
     table: FxHashMap<Box<[u32]>, bool>,
@@ -72,6 +77,10 @@ pub(super) struct Search {
     /// Bytes `table` and `numbers` take, as [`MisereConfig::table_bytes`] counts them.
     table_bytes: usize,
     numbers_bytes: usize,
+    /// Bytes the children lists of lands take (see [`children_bytes`]).
+    children_bytes: usize,
+    /// The lands whose children have been listed since the lists were last dropped.
+    listed: Vec<LandId>,
     /// Proven positions dropped to keep within the budget, and how many times it was done.
     evicted: u64,
     evictions: u32,
@@ -84,6 +93,11 @@ fn entry_bytes(key: &[u32]) -> usize {
     4 * key.len() + 48
 }
 
+/// What a land's list of children costs: each child's allocation and pointer, and the list's.
+fn children_bytes(children: &[Box<[LandId]>]) -> usize {
+    children.iter().map(|c| 4 * c.len() + 32).sum::<usize>() + 32
+}
+
 impl Search {
     pub(super) fn new(config: MisereConfig) -> Self {
         Search {
@@ -91,30 +105,61 @@ impl Search {
             store: MisereStore::new(),
             lands: Vec::new(),
             index: FxHashMap::default(),
+            collided: FxHashMap::default(),
+            land_text_bytes: 0,
             table: FxHashMap::default(),
             numbers: FxHashMap::default(),
             table_bytes: 0,
             numbers_bytes: 0,
+            children_bytes: 0,
+            listed: Vec::new(),
             evicted: 0,
             evictions: 0,
             nodes: 0,
         }
     }
 
-    /// Makes room for an entry of `cost` bytes within the budget: the proof numbers go first,
-    /// then half the proven positions (a different half each time, by a bit of the key's hash).
+    /// Bytes counted against [`MisereConfig::table_bytes`]: the proven positions, the proof
+    /// numbers, the lands' children lists and the store's memos of sums.
+    fn bounded_bytes(&self) -> usize {
+        self.table_bytes + self.numbers_bytes + self.children_bytes + self.store.memo_bytes()
+    }
+
+    /// Makes room for an entry of `cost` bytes within the budget, down to half of it so that
+    /// the next clearing waits for as much growth. What is cheapest to do again goes first: the
+    /// proof numbers (they only steer the search), the children lists of lands (one canonical
+    /// form each to list again), half the proven positions (a different half each time, by a
+    /// bit of the key's hash); the memos of sums go only when they alone fill the budget (sums
+    /// of large trees are built recursively from them).
     fn make_room(&mut self, cost: usize) {
         let Some(budget) = self.config.table_bytes else {
             return;
         };
-        if self.table_bytes + self.numbers_bytes + cost <= budget {
+        if self.bounded_bytes() + cost <= budget {
             return;
         }
-        self.numbers.clear();
+        let target = budget / 2;
+        self.numbers = FxHashMap::default();
         self.numbers_bytes = 0;
-        if self.table_bytes + cost <= budget / 4 * 3 {
+        if self.bounded_bytes() + cost <= target {
             return;
         }
+        for id in std::mem::take(&mut self.listed) {
+            self.lands[id.0 as usize].children = None;
+        }
+        self.children_bytes = 0;
+        if self.bounded_bytes() + cost <= target {
+            return;
+        }
+        if self.table_bytes > 0 {
+            self.evict_half_of_the_table();
+        }
+        if self.bounded_bytes() + cost > budget {
+            self.store.forget_memos();
+        }
+    }
+
+    fn evict_half_of_the_table(&mut self) {
         let bit = self.evictions % 64;
         self.evictions = self.evictions.wrapping_add(1);
         let before = self.table.len();
@@ -160,7 +205,9 @@ impl Search {
             land_trees: self.lands.iter().filter(|l| l.tree.is_some()).count(),
             trees: self.store.len(),
             table: self.table.len(),
-            table_bytes: self.table_bytes + self.numbers_bytes,
+            table_bytes: self.bounded_bytes(),
+            land_bytes: self.lands.len() * (std::mem::size_of::<Land>() + 24)
+                + self.land_text_bytes,
             evicted: self.evicted,
         }
     }
@@ -203,7 +250,20 @@ impl Search {
     }
 
     fn intern(&mut self, form: &LandForm) -> LandId {
-        if let Some(&id) = self.index.get(form) {
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, form);
+        self.intern_hashed(form, hash)
+    }
+
+    /// [`intern`](Self::intern) with the form's hash given (tests give equal hashes to
+    /// different forms).
+    fn intern_hashed(&mut self, form: &LandForm, hash: u64) -> LandId {
+        let first = self.index.get(&hash).copied();
+        if let Some(id) = first
+            && self.land(id).form == *form
+        {
+            return id;
+        }
+        if let Some(&id) = self.collided.get(form) {
             return id;
         }
         let id = LandId(u32::try_from(self.lands.len()).expect("fewer than 2^32 lands"));
@@ -212,7 +272,15 @@ impl Search {
             tree: None,
             children: None,
         });
-        self.index.insert(form.clone(), id);
+        match first {
+            None => {
+                self.index.insert(hash, id);
+            }
+            Some(_) => {
+                self.collided.insert(form.clone(), id);
+            }
+        }
+        self.land_text_bytes += form.as_str().len() + 16;
         id
     }
 
@@ -234,6 +302,8 @@ impl Search {
                 ids.into_boxed_slice()
             })
             .collect();
+        self.children_bytes += children_bytes(&children);
+        self.listed.push(id);
         self.lands[id.0 as usize].children = Some(children.clone());
         children
     }
@@ -251,7 +321,15 @@ impl Search {
             options.push(self.sum_tree(child, limits)?);
         }
         let tree = self.store.game(&options);
-        self.lands[id.0 as usize].tree = Some(tree);
+        // A land with a tree always joins the context and is never expanded again: its children
+        // (most of a land's bytes) are not needed any more.
+        let land = &mut self.lands[id.0 as usize];
+        land.tree = Some(tree);
+        if let Some(children) = land.children.take() {
+            self.children_bytes = self
+                .children_bytes
+                .saturating_sub(children_bytes(&children));
+        }
         Ok(tree)
     }
 
@@ -539,5 +617,28 @@ impl Search {
             };
         let birthdays: u32 = context.iter().map(|&t| self.store.birthday(t)).sum();
         searched * 64 + birthdays.min(63)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sprouts_topo::Position;
+
+    #[test]
+    fn lands_whose_hashes_collide_stay_apart() {
+        let mut search = Search::new(MisereConfig::default());
+        let forms: Vec<LandForm> = ["0*3", "0*4", "0*5"]
+            .iter()
+            .map(|glop| Position::parse_glop(glop).unwrap().canonical().land_forms()[0].clone())
+            .collect();
+        let ids: Vec<LandId> = forms.iter().map(|f| search.intern_hashed(f, 7)).collect();
+        assert_eq!(ids, vec![LandId(0), LandId(1), LandId(2)]);
+        for (form, &id) in forms.iter().zip(&ids) {
+            assert_eq!(search.intern_hashed(form, 7), id);
+            assert_eq!(search.land(id).form, *form);
+        }
+        assert_eq!(search.lands.len(), 3);
+        assert_eq!(search.collided.len(), 2);
     }
 }

@@ -76,7 +76,12 @@ pub struct MisereStore {
     heaps: Vec<TreeId>,
     sums: FxHashMap<(TreeId, TreeId), TreeId>,
     sum_outcomes: FxHashMap<Box<[TreeId]>, Outcome>,
+    /// Bytes `sum_outcomes` takes, as [`memo_bytes`](Self::memo_bytes) counts them.
+    sum_outcomes_bytes: usize,
 }
+
+/// What an entry of [`MisereStore`]'s memo of sums costs: two ids, the result and the map's slot.
+const SUM_ENTRY_BYTES: usize = 16;
 
 impl Default for MisereStore {
     fn default() -> Self {
@@ -93,6 +98,7 @@ impl MisereStore {
             heaps: Vec::new(),
             sums: FxHashMap::default(),
             sum_outcomes: FxHashMap::default(),
+            sum_outcomes_bytes: 0,
         };
         let zero = store.intern(Vec::new());
         debug_assert_eq!(zero, TreeId::ZERO, "0 is the first tree");
@@ -108,6 +114,20 @@ impl MisereStore {
     /// Whether the store holds nothing but `0` (it always holds `0`).
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1
+    }
+
+    /// Bytes taken by the memos of sums and of the outcomes of sums (about; the map's slots and
+    /// the keys' allocations counted), which [`forget_memos`](Self::forget_memos) frees.
+    pub fn memo_bytes(&self) -> usize {
+        self.sums.len() * SUM_ENTRY_BYTES + self.sum_outcomes_bytes
+    }
+
+    /// Forgets the memoised sums and outcomes of sums (they are computed again when needed). The
+    /// trees stay: ids remain valid.
+    pub fn forget_memos(&mut self) {
+        self.sums = FxHashMap::default();
+        self.sum_outcomes = FxHashMap::default();
+        self.sum_outcomes_bytes = 0;
     }
 
     /// The options of `tree`, canonical and sorted by id.
@@ -252,6 +272,7 @@ impl MisereStore {
             }
         }
         let outcome = Outcome::from_win(won);
+        self.sum_outcomes_bytes += 4 * parts.len() + 40;
         self.sum_outcomes.insert(parts.into_boxed_slice(), outcome);
         outcome
     }
