@@ -213,9 +213,9 @@ fn n_spot_starts_1_to_10() {
     check_starts(&MisereSproutsSolver::new(), 1..=10);
 }
 
-/// 11 to 14 spots: 11 alone takes minutes (timings in docs/performance.md, "Misère Sprouts").
+/// 11 to 14 spots, one solver: about 20 s of CPU (timings in docs/performance.md, "Misère
+/// Sprouts").
 #[test]
-#[ignore = "minutes: cargo test --release -p sprouts-ai --test misere_sprouts -- --ignored n_spot_starts_11_to_14"]
 fn n_spot_starts_11_to_14() {
     check_starts(&MisereSproutsSolver::new(), 1..=14);
 }
