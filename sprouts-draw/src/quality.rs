@@ -113,6 +113,9 @@ pub struct PictureQuality {
     /// The sharpest turn of any curve within [`TURN_WINDOW`] pixels of arc, in degrees, also
     /// across the spot a move made while it has only the move's two curves (0 without curves).
     pub sharpest_turn: f64,
+    /// Where the sharpest turn starts (a point of the curve, or the spot the two curves of a
+    /// move meet at), to find it in the picture; `None` without curves.
+    pub sharpest_turn_at: Option<Point>,
     /// The curves that turn more than [`SHARP_TURN`] degrees within [`TURN_WINDOW`] pixels just
     /// past a spot they end at (measured from the edge of its disc).
     pub sharp_starts: usize,
@@ -233,6 +236,7 @@ impl PictureQuality {
             within_8: crowding.share(crowding.within_8),
             within_20: crowding.share(crowding.within_20),
             sharpest_turn: turns.sharpest,
+            sharpest_turn_at: turns.at,
             sharp_starts: turns.sharp_starts,
             spots_shrunk,
             labels_clipped,
@@ -265,11 +269,13 @@ impl std::fmt::Display for PictureQuality {
         write!(
             f,
             ", {:.1}% of curve length within 8 px and {:.1}% within 20 px of another curve, \
-             sharpest turn {:.0} degrees within 16 px, {} curves turning over 60 degrees just \
+             sharpest turn {:.0} degrees within 16 px{}, {} curves turning over 60 degrees just \
              past a spot, {} spots shrunk, {} labels clipped, {:.0}% of the window used",
             100.0 * self.within_8,
             100.0 * self.within_20,
             self.sharpest_turn,
+            self.sharpest_turn_at
+                .map_or(String::new(), |p| format!(" at ({:.0}, {:.0})", p.x, p.y)),
             self.sharp_starts,
             self.spots_shrunk,
             self.labels_clipped,
@@ -543,13 +549,20 @@ fn crowding<'a>(
 /// The turning figures of a picture.
 struct Turns {
     sharpest: f64,
+    at: Option<Point>,
     sharp_starts: usize,
 }
 
 /// The largest change of tangent angle (degrees) between two samples at most [`TURN_WINDOW`]
 /// apart in arc length, among samples whose arc length lies in `range`.
 fn sharpest_in(arc: &[f64], angle: &[f64], range: (f64, f64)) -> f64 {
+    sharpest_where(arc, angle, range).0
+}
+
+/// [`sharpest_in`] and the index of the sample where that turn starts.
+fn sharpest_where(arc: &[f64], angle: &[f64], range: (f64, f64)) -> (f64, usize) {
     let mut best: f64 = 0.0;
+    let mut at = 0;
     for i in 0..arc.len() {
         if arc[i] < range.0 || arc[i] > range.1 {
             continue;
@@ -558,10 +571,14 @@ fn sharpest_in(arc: &[f64], angle: &[f64], range: (f64, f64)) -> f64 {
             if arc[j] - arc[i] > TURN_WINDOW || arc[j] > range.1 {
                 break;
             }
-            best = best.max((angle[j] - angle[i]).abs());
+            let turn = (angle[j] - angle[i]).abs();
+            if turn > best {
+                best = turn;
+                at = i;
+            }
         }
     }
-    best.to_degrees()
+    (best.to_degrees(), at)
 }
 
 /// The sharpest turn (degrees) of the polyline `pts` within [`TURN_WINDOW`] of arc: the
@@ -589,11 +606,16 @@ pub(crate) fn polyline_sharpest_turn(pts: &[Point]) -> f64 {
 /// turn sharply just past a spot they end at.
 fn turning(drawing: &Drawing, curves: &[Sampled]) -> Turns {
     let mut sharpest: f64 = 0.0;
+    let mut sharpest_at = None;
     let mut sharp_starts = 0;
     let radius = |s: SpotId| drawing.spot(s).map_or(0.0, |s| s.radius);
     for c in curves {
         let len = c.length();
-        sharpest = sharpest.max(sharpest_in(&c.arc, &c.angle, (0.0, len)));
+        let (turn, i) = sharpest_where(&c.arc, &c.angle, (0.0, len));
+        if sharpest_at.is_none() || turn > sharpest {
+            sharpest = turn;
+            sharpest_at = c.points.get(i).copied();
+        }
         let start = radius(c.from);
         let end = radius(c.to);
         let at_start = sharpest_in(&c.arc, &c.angle, (start, start + TURN_WINDOW));
@@ -644,10 +666,15 @@ fn turning(drawing: &Drawing, curves: &[Sampled]) -> Turns {
         };
         into(ca, true, &mut arc, &mut angle);
         into(cb, false, &mut arc, &mut angle);
-        sharpest = sharpest.max(sharpest_in(&arc, &angle, (-TURN_WINDOW, TURN_WINDOW)));
+        let turn = sharpest_in(&arc, &angle, (-TURN_WINDOW, TURN_WINDOW));
+        if turn > sharpest {
+            sharpest = turn;
+            sharpest_at = Some(spot.centre);
+        }
     }
     Turns {
         sharpest,
+        at: sharpest_at,
         sharp_starts,
     }
 }

@@ -163,8 +163,16 @@ fn part_of_a_curve_beside_another_is_crowded() {
     let g = q.least_gap.unwrap();
     assert!((g.pixels - 7.0).abs() < 1e-9, "{g:?}");
     assert_eq!((g.between, g.and), (Thing::Curve(0), Thing::Curve(1)));
-    // Two right angles, far from the spots.
+    // Two right angles, far from the spots, and the report says where one of them is.
     assert!((q.sharpest_turn - 90.0).abs() < 1e-6, "{}", q.sharpest_turn);
+    let at = q.sharpest_turn_at.expect("curves");
+    assert!(
+        [p(300.0, 207.0), p(480.0, 207.0)]
+            .iter()
+            .any(|&corner| (at - corner).norm() <= 16.0),
+        "{at:?}"
+    );
+    assert!(q.to_string().contains(" at ("), "{q}");
     assert_eq!(q.sharp_starts, 0);
 }
 
