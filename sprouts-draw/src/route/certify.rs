@@ -199,20 +199,15 @@ impl<'a> Certifier<'a> {
             route
         };
 
-        // Ports, fit, certificate: with the route eased into its ports first, over a long
-        // stretch if the curve then keeps the full clearance (the ease does not look at
-        // obstacles) and over a short one otherwise, then as the route goes (whose refusal is
-        // the one given).
+        // Ports, fit, certificate: with the route eased into its ports first, then as the
+        // route goes (whose refusal is the one given).
         let stub = ra.max(rb) + 0.5 * scene.d0;
-        for (ease, floor) in [(fit::LONG_EASE, scene.d0), (fit::EASE, 0.0)] {
-            let reach = stub + ease;
-            if let Ok(ports) = self.ports(&route, stub, reach)
-                && let Some(pts) = fit::eased(&route, (ca, ports.0), (cb, ports.1), stub, reach)
-                && let Ok(x) = self.fitted(pts, ports, stub, observer)
-                && x.clearance >= floor
-            {
-                return Ok(x);
-            }
+        let reach = stub + fit::EASE;
+        if let Ok(ports) = self.ports(&route, stub, reach)
+            && let Some(pts) = fit::eased(&route, (ca, ports.0), (cb, ports.1), stub, reach)
+            && let Ok(x) = self.fitted(pts, ports, stub, observer)
+        {
+            return Ok(x);
         }
         let ports = self.ports(&route, stub, 2.0 * stub)?;
         self.fitted(

@@ -131,12 +131,6 @@ pub(crate) fn with_stubs(
 /// a route that turns at its spot turns over this length.
 pub(crate) const EASE: f64 = 24.0;
 
-/// The longer ease tried first (pixels): a route that turns just past its stub turns over
-/// twice the length. Measured on random 8-spot games it halves the sharpest turns of some
-/// pictures, but a long ease ignores obstacles and came closer to other curves, so it is kept
-/// only when the curve keeps the full clearance (docs/drawing.md, picture quality).
-pub(crate) const LONG_EASE: f64 = 48.0;
-
 /// The route with its stubs eased into it ([`with_stubs`] joins a stub to the route's first
 /// point past it, however sharp the turn): from each spot's centre along its port for `stub`,
 /// then a cubic Hermite curve to the route's first point farther than `reach` from the spot,
