@@ -52,7 +52,11 @@ fn misere(c: &mut Criterion) {
         assert_eq!(first.value, Some(want), "{n} spots");
         println!("misère {n} spots: {} nodes (fresh solver)", first.nodes);
         group.bench_function(format!("outcome/{n} spots"), |b| {
-            b.iter(|| MisereSproutsSolver::new().outcome(&pos, &Limits::none()).value)
+            b.iter(|| {
+                MisereSproutsSolver::new()
+                    .outcome(&pos, &Limits::none())
+                    .value
+            })
         });
     }
     group.finish();
