@@ -44,9 +44,11 @@ async function newGameWithStrength(page, { spots, blue, red, first = 0 }) {
 
 test("Space stops a long think; the page is answered while the computer thinks; the log has its reasoning", { timeout: 180000 }, async () => {
   const page = await env.open();
-  await newGameWithStrength(page, { spots: 10, blue: { kind: "perfect", strength: 600 }, red: { kind: "human" } });
+  // 21 spots: the perfect player's first move takes minutes (10 spots took under a second on
+  // an idle machine, over before Space was pressed).
+  await newGameWithStrength(page, { spots: 21, blue: { kind: "perfect", strength: 600 }, red: { kind: "human" } });
   await page.waitForFunction(() => window.sprouts.state.busy && /is thinking/.test(window.sprouts.state.status), null, { timeout: 30000 });
-  assert.match(await page.textContent("#status"), /^Blue \(perfect:600s\) is thinking · 30 lives · moves left: M = \d+, m = \d+/);
+  assert.match(await page.textContent("#status"), /^Blue \(perfect:600s\) is thinking · 63 lives · moves left: M = \d+, m = \d+/);
   await page.waitForTimeout(500);
   // Save log while the computer thinks: answered at once.
   const t0 = Date.now();
@@ -54,7 +56,7 @@ test("Space stops a long think; the page is answered while the computer thinks; 
   const answered = Date.now() - t0;
   assert.equal(await download.failure(), null);
   assert.ok(answered < 10000, `the log came in ${answered} ms while the computer thinks`);
-  assert.match(await page.evaluate(() => window.sprouts.lastLogText), /game \d+: 10 spots/);
+  assert.match(await page.evaluate(() => window.sprouts.lastLogText), /game \d+: 21 spots/);
   assert.equal((await H.state(page)).k, 0, "still thinking");
   // Space: the computer plays the best move it has.
   const t1 = Date.now();
